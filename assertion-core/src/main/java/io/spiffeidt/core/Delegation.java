@@ -1,0 +1,21 @@
+package io.spiffeidt.core;
+
+import java.util.Objects;
+
+/**
+ * Who the call path acts for: the user of the external OAuth token and who asserted it
+ * (spec/common.md "The verified result").
+ *
+ * @param dpa delegated principal authority: the OAuth token's {@code iss}
+ * @param dpr delegated principal: the OAuth token's {@code sub}
+ * @param assertedBy the SPIFFE ID (or, in Anon-Mode, the root key) of the asserting workload
+ *     <p>Thread safety: immutable.
+ */
+public record Delegation(String dpa, String dpr, String assertedBy) {
+    /** Requires all three values. */
+    public Delegation {
+        Objects.requireNonNull(dpa, "dpa");
+        Objects.requireNonNull(dpr, "dpr");
+        Objects.requireNonNull(assertedBy, "assertedBy");
+    }
+}

@@ -1,0 +1,43 @@
+package io.spiffeidt.core;
+
+/**
+ * The closed set of SPIFFE-IdT documents. One constant per mode; each context spells it one way:
+ * {@link #pathSegment()} for URL prefixes, property and metric tag values.
+ *
+ * <p>Thread safety: immutable.
+ */
+public enum Mode {
+    /** Delegated assertion SVID (spec/dvid.md). */
+    DVID("dvid"),
+    /** Nested token, ECDSA layer per hop (spec/id-mode.md). */
+    ID_MODE("id-mode"),
+    /** Nested token, concatenated Schnorr signatures (spec/anon-mode.md). */
+    ANON_MODE("anon-mode"),
+    /** Lightweight SVID (spec/lsvid.md). */
+    LSVID("lsvid");
+
+    private final String pathSegment;
+
+    Mode(String pathSegment) {
+        this.pathSegment = pathSegment;
+    }
+
+    /** The URL prefix, property and metric tag spelling: {@code dvid}, {@code id-mode}, ... */
+    public String pathSegment() {
+        return pathSegment;
+    }
+
+    /**
+     * Parses the path-segment spelling.
+     *
+     * @throws AssertionException with {@link ErrorCode#UNSUPPORTED} for an unknown name
+     */
+    public static Mode fromPathSegment(String segment) {
+        for (Mode m : values()) {
+            if (m.pathSegment.equals(segment)) {
+                return m;
+            }
+        }
+        throw new AssertionException(ErrorCode.UNSUPPORTED, "unknown mode");
+    }
+}

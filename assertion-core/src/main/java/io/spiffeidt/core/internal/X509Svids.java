@@ -1,0 +1,144 @@
+package io.spiffeidt.core.internal;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TrustBundle;
+import java.io.ByteArrayInputStream;
+import java.security.GeneralSecurityException;
+import java.security.cert.CertPath;
+import java.security.cert.CertPathValidator;
+import java.security.cert.CertificateFactory;
+import java.security.cert.PKIXParameters;
+import java.security.cert.TrustAnchor;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * X.509-SVID checks shared by ID-Mode and LSVID: chain to the bundle, SPIFFE leaf rules, the URI
+ * SAN. Not API.
+ *
+ * <p>Thread safety: stateless.
+ */
+public final class X509Svids {
+
+    private static final int SAN_URI = 6;
+    private static final int KU_DIGITAL_SIGNATURE = 0;
+    private static final int KU_KEY_CERT_SIGN = 5;
+    private static final int KU_CRL_SIGN = 6;
+
+    private X509Svids() {}
+
+    /**
+     * Parses concatenated or single DER certificates.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED}
+     */
+    public static List<X509Certificate> parseDer(byte[] der) {
+        try {
+            CertificateFactory cf = CertificateFactory.getInstance("X.509");
+            Collection<? extends java.security.cert.Certificate> certs =
+                    cf.generateCertificates(new ByteArrayInputStream(der));
+            List<X509Certificate> out = new ArrayList<>();
+            for (java.security.cert.Certificate c : certs) {
+                out.add((X509Certificate) c);
+            }
+            if (out.isEmpty()) {
+                throw new AssertionException(ErrorCode.MALFORMED, "no certificate");
+            }
+            return out;
+        } catch (GeneralSecurityException | RuntimeException e) {
+            if (e instanceof AssertionException ae) {
+                throw ae;
+            }
+            throw new AssertionException(ErrorCode.MALFORMED, "invalid certificate encoding");
+        }
+    }
+
+    /**
+     * The single URI SAN of a certificate, parsed as a SPIFFE ID.
+     *
+     * @throws AssertionException {@link ErrorCode#UNTRUSTED_KEY} if there is not exactly one
+     */
+    public static SpiffeId spiffeId(X509Certificate cert) {
+        try {
+            Collection<List<?>> sans = cert.getSubjectAlternativeNames();
+            String uri = null;
+            int count = 0;
+            if (sans != null) {
+                for (List<?> san : sans) {
+                    if (san.size() >= 2 && Integer.valueOf(SAN_URI).equals(san.get(0))) {
+                        uri = String.valueOf(san.get(1));
+                        count++;
+                    }
+                }
+            }
+            if (count != 1) {
+                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "certificate must carry exactly one URI SAN");
+            }
+            return SpiffeId.parse(uri);
+        } catch (java.security.cert.CertificateParsingException e) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unreadable subject alternative names");
+        } catch (AssertionException e) {
+            if (e.code() == ErrorCode.MALFORMED) {
+                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "URI SAN is not a SPIFFE ID");
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Validates an X.509-SVID chain (leaf first) against the bundle at {@code at}, enforces the
+     * SPIFFE leaf rules (not a CA, digitalSignature, no keyCertSign / cRLSign, one URI SAN in the
+     * bundle's trust domain) and returns the leaf's SPIFFE ID.
+     *
+     * @throws AssertionException {@link ErrorCode#UNTRUSTED_KEY} on any failure
+     */
+    public static SpiffeId validate(List<X509Certificate> chain, TrustBundle bundle, Instant at, int layer) {
+        if (chain.isEmpty()) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "empty certificate chain");
+        }
+        X509Certificate leaf = chain.get(0);
+        if (leaf.getBasicConstraints() >= 0) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "leaf certificate is a CA");
+        }
+        boolean[] ku = leaf.getKeyUsage();
+        if (ku == null
+                || !ku[KU_DIGITAL_SIGNATURE]
+                || (ku.length > KU_KEY_CERT_SIGN && ku[KU_KEY_CERT_SIGN])
+                || (ku.length > KU_CRL_SIGN && ku[KU_CRL_SIGN])) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "leaf key usage violates SPIFFE rules");
+        }
+        SpiffeId id;
+        try {
+            id = spiffeId(leaf);
+        } catch (AssertionException e) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "leaf has no valid SPIFFE ID");
+        }
+        if (!id.memberOf(bundle.trustDomain())) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "leaf " + id + " is not in the trust domain");
+        }
+        try {
+            CertificateFactory cf = CertificateFactory.getInstance("X.509");
+            CertPath path = cf.generateCertPath(chain);
+            Set<TrustAnchor> anchors = new HashSet<>();
+            for (X509Certificate root : bundle.roots()) {
+                anchors.add(new TrustAnchor(root, null));
+            }
+            PKIXParameters params = new PKIXParameters(anchors);
+            params.setRevocationEnabled(false);
+            params.setDate(Date.from(at));
+            CertPathValidator.getInstance("PKIX").validate(path, params);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new AssertionException(
+                    ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + id + " does not chain to the bundle");
+        }
+        return id;
+    }
+}
