@@ -1,0 +1,24 @@
+package io.spiffeidt.target.account;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One row of the {@code account} table (DESIGN.md "Target database").
+ *
+ * @param userId the delegated user ({@code dpr}) the account belongs to
+ * @param balance the balance, never negative
+ * @param updatedAt when the account was created or last credited
+ *     <p>Thread safety: immutable.
+ */
+public record Account(String userId, long balance, Instant updatedAt) {
+
+    /** Checks the components. */
+    public Account {
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        if (balance < 0) {
+            throw new IllegalArgumentException("balance must not be negative");
+        }
+    }
+}
