@@ -1,0 +1,146 @@
+package io.spiffeidt.core.idmode;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import java.math.BigInteger;
+import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.interfaces.ECKey;
+import java.security.spec.ECFieldFp;
+import java.security.spec.ECParameterSpec;
+import java.security.spec.ECPoint;
+import java.security.spec.EllipticCurve;
+import java.util.Objects;
+
+/**
+ * ECDSA P-256 / SHA-256 with ASN.1 DER signatures, the only algorithm of ID-Mode (spec/id-mode.md
+ * "Wire format"). The JCA provider is always a parameter.
+ *
+ * <p>Thread safety: stateless; a fresh {@link Signature} per call.
+ */
+final class EcdsaP256 {
+
+    static final String ALGORITHM = "SHA256withECDSA";
+
+    private static final BigInteger P =
+            new BigInteger("FFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF", 16);
+    private static final BigInteger A = P.subtract(BigInteger.valueOf(3));
+    private static final BigInteger B =
+            new BigInteger("5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B", 16);
+    private static final BigInteger N =
+            new BigInteger("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551", 16);
+    private static final BigInteger GX =
+            new BigInteger("6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296", 16);
+    private static final BigInteger GY =
+            new BigInteger("4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5", 16);
+    private static final EllipticCurve CURVE = new EllipticCurve(new ECFieldFp(P), A, B);
+    private static final ECPoint G = new ECPoint(GX, GY);
+
+    /** The longest DER encoding of a P-256 signature: SEQUENCE of two 33-byte INTEGERs. */
+    static final int MAX_DER_LENGTH = 72;
+
+    private EcdsaP256() {}
+
+    /** Whether {@code key} is an EC key on the NIST P-256 curve. */
+    static boolean isP256(java.security.Key key) {
+        if (!(key instanceof ECKey ec) || !"EC".equals(key.getAlgorithm())) {
+            return false;
+        }
+        ECParameterSpec params = ec.getParams();
+        return params != null
+                && params.getCofactor() == 1
+                && N.equals(params.getOrder())
+                && G.equals(params.getGenerator())
+                && CURVE.getField().equals(params.getCurve().getField())
+                && A.equals(params.getCurve().getA())
+                && B.equals(params.getCurve().getB());
+    }
+
+    /** Fails with {@link ErrorCode#UNSUPPORTED} unless {@code key} is an EC P-256 key. */
+    static void requireP256(java.security.Key key, int layer) {
+        if (!isP256(key)) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, layer, "signer key is not EC P-256");
+        }
+    }
+
+    /** Signs {@code data[off, off+len)}; returns the DER signature. */
+    static byte[] sign(PrivateKey key, byte[] data, int off, int len, Provider provider) {
+        Objects.requireNonNull(provider, "provider");
+        try {
+            Signature s = Signature.getInstance(ALGORITHM, provider);
+            s.initSign(key);
+            s.update(data, off, len);
+            return s.sign();
+        } catch (InvalidKeyException e) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, "signing key not usable with " + ALGORITHM, e);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, "provider cannot sign with " + ALGORITHM, e);
+        }
+    }
+
+    /**
+     * Verifies a DER signature over {@code data[off, off+len)}. A signature that is not the
+     * canonical DER of two integers in {@code [1, n-1]} never verifies.
+     *
+     * @throws AssertionException {@link ErrorCode#UNSUPPORTED} when the provider cannot use the key
+     */
+    static boolean verify(
+            PublicKey key, byte[] data, int off, int len, byte[] signature, Provider provider, int layer) {
+        Objects.requireNonNull(provider, "provider");
+        if (!isCanonicalDer(signature)) {
+            return false;
+        }
+        Signature s;
+        try {
+            s = Signature.getInstance(ALGORITHM, provider);
+            s.initVerify(key);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, layer, "provider cannot verify " + ALGORITHM);
+        }
+        try {
+            s.update(data, off, len);
+            return s.verify(signature);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Whether {@code sig} is DER {@code SEQUENCE { INTEGER r, INTEGER s }}, minimal, with 0 < r, s < n. */
+    static boolean isCanonicalDer(byte[] sig) {
+        if (sig == null || sig.length < 8 || sig.length > MAX_DER_LENGTH) {
+            return false;
+        }
+        if ((sig[0] & 0xFF) != 0x30 || (sig[1] & 0xFF) != sig.length - 2) {
+            return false;
+        }
+        int pos = 2;
+        for (int i = 0; i < 2; i++) {
+            if (pos + 2 > sig.length || sig[pos] != 0x02) {
+                return false;
+            }
+            int len = sig[pos + 1] & 0xFF;
+            int start = pos + 2;
+            if (len < 1 || len > 33 || start + len > sig.length) {
+                return false;
+            }
+            if ((sig[start] & 0x80) != 0) {
+                return false; // negative
+            }
+            if (len > 1 && sig[start] == 0 && (sig[start + 1] & 0x80) == 0) {
+                return false; // not minimal
+            }
+            byte[] mag = new byte[len];
+            System.arraycopy(sig, start, mag, 0, len);
+            BigInteger v = new BigInteger(1, mag);
+            if (v.signum() == 0 || v.compareTo(N) >= 0) {
+                return false;
+            }
+            pos = start + len;
+        }
+        return pos == sig.length;
+    }
+}

@@ -1,0 +1,35 @@
+package io.spiffeidt.core.idmode;
+
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerifiedResult;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A verified ID-Mode token (spec/id-mode.md "Verification"): the common result, the verified path
+ * and what was verified, so that a hop can extend exactly that ({@link IdModeExtender#extend(
+ * VerifiedIdMode, SpiffeId)}).
+ *
+ * @param result the common verified result: layers outermost first, delegation, sizes
+ * @param path the issuers in call order: the asserting workload (root) first, the presenter of the
+ *     outermost layer last
+ * @param audience the outermost layer's audience: the verifier
+ * @param presentation the verified token and artifacts
+ *     <p>Thread safety: immutable.
+ */
+public record VerifiedIdMode(
+        VerifiedResult result, List<SpiffeId> path, SpiffeId audience, IdModePresentation presentation) {
+
+    /** Copies the path. */
+    public VerifiedIdMode {
+        Objects.requireNonNull(result, "result");
+        path = List.copyOf(path);
+        Objects.requireNonNull(audience, "audience");
+        Objects.requireNonNull(presentation, "presentation");
+    }
+
+    /** The number of layers. */
+    public int depth() {
+        return result.depth();
+    }
+}
