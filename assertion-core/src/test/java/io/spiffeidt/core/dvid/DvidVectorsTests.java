@@ -1,0 +1,341 @@
+package io.spiffeidt.core.dvid;
+
+import static io.spiffeidt.core.dvid.DvidTestSupport.ASSERTING;
+import static io.spiffeidt.core.dvid.DvidTestSupport.BC;
+import static io.spiffeidt.core.dvid.DvidTestSupport.SUBJECT;
+import static io.spiffeidt.core.dvid.DvidTestSupport.at;
+import static io.spiffeidt.core.dvid.DvidTestSupport.clockAt;
+import static io.spiffeidt.core.dvid.DvidTestSupport.has;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.Json;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs every golden vector of {@code shared/vectors/dvid/} (README section 7) and reaches the
+ * verdict it states: under original-compatible the original's verdict where that is sound, under
+ * both profiles the {@code strict_implementation_expectation}.
+ */
+class DvidVectorsTests {
+
+    private static final Set<String> DASVID_VECTORS = Set.of(
+            "001_dasvid_fixed_clock",
+            "002_dasvid_unmodified_mint",
+            "003_dasvid_with_kid",
+            "005_dasvid_tampered_dpr",
+            "006_dasvid_foreign_key");
+    private static final Set<String> ZKP_VECTORS = Set.of(
+            "010_zkp_proof80",
+            "011_zkp_compact_json",
+            "012_zkp_all_zero_degenerate",
+            "013_zkp_flipped_p_digit",
+            "014_zkp_wrong_message");
+
+    static Stream<Path> vectorFiles() {
+        return DvidTestSupport.vectorFiles();
+    }
+
+    @Test
+    void verifyWhenListingVectorsThenEveryKnownFileIsPresent() {
+        List<String> names = vectorFiles()
+                .map(p -> p.getFileName().toString().replace(".json", ""))
+                .toList();
+        assertThat(names).containsAll(DASVID_VECTORS).containsAll(ZKP_VECTORS);
+    }
+
+    @ParameterizedTest
+    @MethodSource("vectorFiles")
+    void verifyWhenVectorThenStatedVerdict(Path file) {
+        Map<String, Object> v = DvidTestSupport.readVector(file);
+        String name = at(v, "vector");
+        assertThat(file.getFileName().toString()).isEqualTo(name + ".json");
+        assertThat((String) at(v, "format")).isEqualTo("dvid");
+        assertThat(name).as("a vector this test knows how to judge").isIn(union());
+        if (DASVID_VECTORS.contains(name)) {
+            judgeDasvid(v);
+        } else {
+            judgeZkp(v);
+        }
+    }
+
+    private static Set<String> union() {
+        return Stream.concat(DASVID_VECTORS.stream(), ZKP_VECTORS.stream())
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    // ---- DA-SVID vectors ---------------------------------------------------------------------
+
+    private static void judgeDasvid(Map<String, Object> v) {
+        String token = at(v, "outputs.dasvid");
+        PublicKey assertingKey = assertingJwkKey(v);
+        String original = at(v, "verification.result");
+        long iat = iatOf(token);
+        if ("valid".equals(original)) {
+            // Original-compatible at the document's own time: the signature and claims are sound.
+            VerifiedDvid ok = verifier(VerificationProfile.ORIGINAL_COMPATIBLE, iat, assertingKey)
+                    .verify(token, SUBJECT);
+            assertThat(ok.result().mode()).isEqualTo(Mode.DVID);
+            assertThat(ok.dpa()).isEqualTo(at(v, "inputs.claims.dpa"));
+            assertThat(ok.dpr()).isEqualTo(at(v, "inputs.claims.dpr"));
+            assertThat(ok.subject().toString()).isEqualTo(at(v, "inputs.claims.sub"));
+            assertThat(ok.issuer()).isEqualTo(at(v, "inputs.claims.iss"));
+            assertThat(ok.expiresAt().getEpochSecond())
+                    .isEqualTo(((BigInteger) at(v, "inputs.claims.exp")).longValueExact());
+            assertThat(ok.jti()).isEqualTo(Codec.b64url(sha256(token)));
+            assertThat(ok.result().encodedSize())
+                    .isEqualTo(((BigInteger) at(v, "outputs.dasvid_bytes")).intValueExact());
+            // Strict: no jti (and for 001 / 002 an empty kid): rejected, never accepted.
+            assertThatThrownBy(() -> verifier(VerificationProfile.STRICT, iat, assertingKey)
+                            .verify(token, SUBJECT))
+                    .isInstanceOf(AssertionException.class)
+                    .extracting(e -> ((AssertionException) e).code())
+                    .isEqualTo(ErrorCode.MALFORMED);
+        } else {
+            assertThat((String) at(v, "strict_implementation_expectation")).startsWith("reject");
+            for (VerificationProfile profile : VerificationProfile.values()) {
+                // strict stops earlier, at the empty kid; original-compatible reaches the signature
+                ErrorCode expected =
+                        profile == VerificationProfile.STRICT ? ErrorCode.MALFORMED : ErrorCode.BAD_SIGNATURE;
+                assertThatThrownBy(() -> verifier(profile, iat, assertingKey).verify(token, SUBJECT))
+                        .as("%s under %s", at(v, "vector"), profile)
+                        .isInstanceOf(AssertionException.class)
+                        .extracting(e -> ((AssertionException) e).code())
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void verifyWhenVector001ThenMinterReproducesItByteForByte() {
+        Map<String, Object> v = DvidTestSupport.vector001();
+        KeyPair keys = DvidTestSupport.assertingKeyPair();
+        long iat = ((BigInteger) at(v, "inputs.claims.iat")).longValueExact();
+        DvidSettings settings = DvidSettings.defaults(SpiffeId.parse(at(v, "inputs.claims.iss")), clockAt(iat))
+                .withProfile(VerificationProfile.ORIGINAL_COMPATIBLE);
+        DvidMinter minter = new DvidMinter(keys.getPrivate(), keys.getPublic(), BC, settings, new SecureRandom());
+        DvidMintRequest request = DvidMintRequest.of(
+                        SpiffeId.parse(at(v, "inputs.claims.sub")),
+                        at(v, "inputs.claims.dpa"),
+                        at(v, "inputs.claims.dpr"),
+                        Instant.ofEpochSecond(4102444800L))
+                .withOriginalShape(at(v, "inputs.claims.kid"));
+
+        Dvid dvid = minter.mint(request);
+
+        assertThat(dvid.token()).isEqualTo(at(v, "outputs.dasvid"));
+        assertThat(DvidTestSupport.segmentJson(dvid.token(), 0)).isEqualTo(at(v, "outputs.header_json"));
+        assertThat(DvidTestSupport.segmentJson(dvid.token(), 1)).isEqualTo(at(v, "outputs.payload_json"));
+        assertThat(dvid.jti()).isNull();
+        assertThat(dvid.expiresAt().getEpochSecond()).isEqualTo(1700000120L);
+    }
+
+    @Test
+    void verifyWhenVector001ThenSunRsaSignReproducesItToo() {
+        Map<String, Object> v = DvidTestSupport.vector001();
+        KeyPair keys = DvidTestSupport.assertingKeyPair();
+        DvidSettings settings = DvidSettings.defaults(ASSERTING, clockAt(1700000000L));
+        DvidMinter minter = new DvidMinter(
+                keys.getPrivate(),
+                keys.getPublic(),
+                java.security.Security.getProvider("SunRsaSign"),
+                settings,
+                new SecureRandom());
+        Dvid dvid = minter.mint(DvidMintRequest.of(
+                        SUBJECT, DvidTestSupport.DPA, DvidTestSupport.DPR, Instant.ofEpochSecond(4102444800L))
+                .withOriginalShape(""));
+        assertThat(dvid.token()).isEqualTo(at(v, "outputs.dasvid"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(VerificationProfile.class)
+    void verifyWhenVector001AtNowThenSignatureValidButExpired(VerificationProfile profile) {
+        Map<String, Object> v = DvidTestSupport.vector001();
+        String token = at(v, "outputs.dasvid");
+        PublicKey key = assertingJwkKey(v);
+        // the original reports DasvidSigValidation true, DasvidExpValidation false
+        assertThat((Boolean) at(v, "verification.extra.DasvidSigValidation")).isTrue();
+        assertThat((Boolean) at(v, "verification.extra.DasvidExpValidation")).isFalse();
+        ErrorCode expected = profile == VerificationProfile.STRICT ? ErrorCode.MALFORMED : ErrorCode.EXPIRED;
+        assertThatThrownBy(() -> verifier(profile, DvidTestSupport.NOW.getEpochSecond(), key)
+                        .verify(token, SUBJECT))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void verifyWhenVector001JustPastSkewThenExpiredAndWithinSkewThenValid() {
+        String token = at(DvidTestSupport.vector001(), "outputs.dasvid");
+        PublicKey key = assertingJwkKey(DvidTestSupport.vector001());
+        assertThat(verifier(VerificationProfile.ORIGINAL_COMPATIBLE, 1700000150L, key)
+                        .verify(token, SUBJECT)
+                        .dpr())
+                .isEqualTo(DvidTestSupport.DPR);
+        assertThatThrownBy(() -> verifier(VerificationProfile.ORIGINAL_COMPATIBLE, 1700000151L, key)
+                        .verify(token, SUBJECT))
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.EXPIRED);
+    }
+
+    @Test
+    void verifyWhenVector003ThenKidIsPassedToTheResolver() {
+        Map<String, Object> v =
+                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("003_dasvid_with_kid.json"));
+        String token = at(v, "outputs.dasvid");
+        PublicKey key = assertingJwkKey(v);
+        DvidSettings settings = settings(VerificationProfile.ORIGINAL_COMPATIBLE, 1700000000L);
+        DvidVerifier onlyTestKid = new DvidVerifier(settings, BC, DvidKeyResolver.of(Map.of("test-kid", key)));
+        DvidVerifier onlyEmptyKid = new DvidVerifier(settings, BC, DvidKeyResolver.of(Map.of("", key)));
+        assertThat(onlyTestKid.verify(token, SUBJECT).dpr()).isEqualTo(DvidTestSupport.DPR);
+        assertThatThrownBy(() -> onlyEmptyKid.verify(token, SUBJECT))
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+    }
+
+    // ---- ZKP vectors ---------------------------------------------------------------------------
+
+    private static void judgeZkp(Map<String, Object> v) {
+        String proofJson = has(v, "outputs.proof_json") ? at(v, "outputs.proof_json") : at(v, "inputs.proof_json");
+        String msg = at(v, "inputs.msg");
+        RSAPublicKey key = idpJwkKey(v);
+        int proofLen = ((BigInteger) at(v, "inputs.proof_len")).intValueExact();
+        String expectation = has(v, "strict_implementation_expectation")
+                ? at(v, "strict_implementation_expectation")
+                : ("valid".equals(at(v, "verification.result")) ? "accept" : "reject");
+        ZkProof proof = ZkProofCodec.parse(proofJson);
+        assertThat(proof.rounds()).isEqualTo(proofLen);
+        byte[] msgBytes = msg.getBytes(StandardCharsets.US_ASCII);
+        for (VerificationProfile profile : VerificationProfile.values()) {
+            if (expectation.startsWith("accept")) {
+                RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults());
+            } else {
+                assertThat(expectation).startsWith("reject");
+                assertThatThrownBy(() -> RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults()))
+                        .as("%s under %s", at(v, "vector"), profile)
+                        .isInstanceOf(AssertionException.class)
+                        .extracting(e -> ((AssertionException) e).code())
+                        .isEqualTo(ErrorCode.BAD_PROOF);
+            }
+        }
+    }
+
+    @Test
+    void verifyWhenVector010ThenDerivedValuesMatchAndCompactFormIsOurs() {
+        Map<String, Object> v =
+                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("010_zkp_proof80.json"));
+        RSAPublicKey key = idpJwkKey(v);
+        String msg = at(v, "inputs.msg");
+        ZkProof pretty = ZkProofCodec.parse(at(v, "outputs.proof_json"));
+        ZkProof compact = ZkProofCodec.parse(at(v, "outputs.proof_json_compact"));
+
+        assertThat(pretty).isEqualTo(compact);
+        assertThat(ZkProofCodec.toJson(pretty)).isEqualTo(at(v, "outputs.proof_json_compact"));
+        int emLen = (key.getModulus().bitLength() + 7) / 8;
+        assertThat(RsaSignatureProof.emsaPkcs1Sha256(msg.getBytes(StandardCharsets.US_ASCII), emLen))
+                .isEqualTo(new BigInteger((String) at(v, "derived_by_harness_for_debugging.m_emsa_hex"), 16));
+        byte[] d = RsaSignatureProof.challenge(pretty.c());
+        assertThat(Codec.hex(d)).isEqualTo(at(v, "derived_by_harness_for_debugging.challenge_sha256_hex"));
+        StringBuilder bits = new StringBuilder();
+        for (int i = 0; i < pretty.rounds(); i++) {
+            bits.append(RsaSignatureProof.bit(d, i) ? '1' : '0');
+        }
+        assertThat(bits.toString()).isEqualTo(at(v, "derived_by_harness_for_debugging.challenge_bits"));
+        // the proof is for the message of the vectors' OAuth token, and our own proof of it verifies too
+        assertThat(msg + "." + at(v, "inputs.signature_b64url_witness")).isEqualTo(at(v, "inputs.oauth.token"));
+        ZkProof ours = RsaSignatureProof.prove(
+                msg.getBytes(StandardCharsets.US_ASCII),
+                Codec.fromB64url(at(v, "inputs.signature_b64url_witness")),
+                key,
+                proofLen(v),
+                new SecureRandom());
+        RsaSignatureProof.verify(
+                ours, msg.getBytes(StandardCharsets.US_ASCII), key, VerificationProfile.STRICT, Limits.defaults());
+    }
+
+    @Test
+    void verifyWhenVector011ThenReserializedByteForByte() {
+        Map<String, Object> v =
+                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("011_zkp_compact_json.json"));
+        String json = at(v, "inputs.proof_json");
+        assertThat(ZkProofCodec.toJson(ZkProofCodec.parse(json))).isEqualTo(json);
+    }
+
+    @Test
+    void verifyWhenVector012ThenAllZeroRejectedUnderBothProfilesThoughTheOriginalAcceptedIt() {
+        Map<String, Object> v =
+                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("012_zkp_all_zero_degenerate.json"));
+        assertThat((String) at(v, "verification.result")).isEqualTo("valid");
+        ZkProof proof = ZkProofCodec.parse(at(v, "inputs.proof_json"));
+        assertThat(proof.p()).containsOnly(BigInteger.ZERO);
+        assertThat(proof.c()).containsOnly(BigInteger.ZERO);
+        // any message: the original accepted it for all of them
+        byte[] other = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0".getBytes(StandardCharsets.US_ASCII);
+        for (VerificationProfile profile : VerificationProfile.values()) {
+            assertThatThrownBy(() -> RsaSignatureProof.verify(proof, other, idpJwkKey(v), profile, Limits.defaults()))
+                    .extracting(e -> ((AssertionException) e).code())
+                    .isEqualTo(ErrorCode.BAD_PROOF);
+        }
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private static int proofLen(Map<String, Object> v) {
+        return ((BigInteger) at(v, "inputs.proof_len")).intValueExact();
+    }
+
+    private static DvidSettings settings(VerificationProfile profile, long now) {
+        return DvidSettings.defaults(ASSERTING, clockAt(now)).withProfile(profile);
+    }
+
+    private static DvidVerifier verifier(VerificationProfile profile, long now, PublicKey key) {
+        return new DvidVerifier(settings(profile, now), BC, kid -> key);
+    }
+
+    private static PublicKey assertingJwkKey(Map<String, Object> v) {
+        Map<String, Object> jwk = has(v, "inputs.asserting_jwk")
+                ? at(v, "inputs.asserting_jwk")
+                : at(v, "inputs.keys.asserting_wl_dasvid_key.jwk");
+        return DvidKeys.parseJwk(Json.write(jwk), BC);
+    }
+
+    private static RSAPublicKey idpJwkKey(Map<String, Object> v) {
+        Map<String, Object> jwk = has(v, "inputs.idp_jwk") ? at(v, "inputs.idp_jwk") : at(v, "inputs.idp_key.jwk");
+        return (RSAPublicKey) DvidKeys.parseJwk(Json.write(jwk), BC);
+    }
+
+    private static long iatOf(String token) {
+        Map<String, Object> claims = Json.parseObject(DvidTestSupport.segmentJson(token, 1));
+        return ((BigInteger) claims.get("iat")).longValueExact();
+    }
+
+    private static byte[] sha256(String token) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
