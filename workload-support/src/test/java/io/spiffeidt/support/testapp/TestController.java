@@ -1,0 +1,120 @@
+package io.spiffeidt.support.testapp;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Endpoints exercising authorization, the Caller parameter and the problem mappings. */
+@RestController
+@RequestMapping("/test")
+public class TestController {
+
+    private final OperationMetrics metrics;
+
+    TestController(OperationMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Echoes who called, over which connection. */
+    @AllowedCallers({Role.M_TIER, Role.SUBJECT_WL})
+    @PostMapping("/echo")
+    public Map<String, Object> echo(@RequestBody Map<String, Object> body, Caller caller, HttpServletRequest request) {
+        return metrics.time(Mode.DVID, "validate", () -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("caller", caller.id().toString());
+            out.put("keyAlgorithm", caller.publicKey().getAlgorithm());
+            out.put("leafMatchesKey", caller.leaf().getPublicKey().equals(caller.publicKey()));
+            out.put("remotePort", request.getRemotePort());
+            out.put("sessionId", String.valueOf(request.getAttribute("jakarta.servlet.request.ssl_session_id")));
+            out.put("body", body);
+            return out;
+        });
+    }
+
+    /** Only target-wl may call. */
+    @AllowedCallers(Role.TARGET_WL)
+    @PostMapping("/target-only")
+    public Map<String, Object> targetOnly(@RequestBody Map<String, Object> body) {
+        return body;
+    }
+
+    /** No annotation: refused on the mTLS port. */
+    @PostMapping("/unannotated")
+    public Map<String, Object> unannotated(@RequestBody Map<String, Object> body) {
+        return body;
+    }
+
+    /** Fails with the code named in the body. */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/fail")
+    public Map<String, Object> fail(@RequestBody Map<String, String> body) {
+        throw new AssertionException(ErrorCode.valueOf(body.get("code")), "test failure");
+    }
+
+    /** An unexpected failure with a detail that must not leak. */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/boom")
+    public Map<String, Object> boom() {
+        throw new IllegalStateException("secret internal detail");
+    }
+
+    /** Bean validation of the body. */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/validated")
+    public Deposit validated(@Valid @RequestBody Deposit deposit) {
+        return deposit;
+    }
+
+    /** A required integer parameter. */
+    @AllowedCallers(Role.M_TIER)
+    @GetMapping("/param")
+    public Map<String, Object> param(@RequestParam("n") int n) {
+        return Map.of("n", n);
+    }
+
+    /** The size limit of spec/common.md on the raw body. */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/size")
+    public Map<String, Object> size(@RequestBody String body) {
+        Limits.defaults().checkEncodedSize(body.getBytes(StandardCharsets.UTF_8).length);
+        return Map.of("bytes", body.length());
+    }
+
+    /** A depth limit (400, not 413). */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/depth")
+    public Map<String, Object> depth() {
+        Limits.defaults().checkDepth(33);
+        return Map.of();
+    }
+
+    /** An upstream that refused the connection (503). */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/refused")
+    public Map<String, Object> refused() {
+        throw new AssertionException(
+                ErrorCode.UPSTREAM_UNAVAILABLE, "asserting-wl unavailable", new ConnectException("refused"));
+    }
+
+    /** A deposit request. */
+    public record Deposit(@NotBlank String user, @Positive long amount) {}
+}
