@@ -1,0 +1,115 @@
+package io.spiffeidt.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerificationProfile;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+class SpiffeIdtPropertiesTests {
+
+    private static SpiffeIdtProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("spiffeidt", SpiffeIdtProperties.class);
+    }
+
+    @Test
+    void verifyWhenNothingConfiguredThenDefaults() {
+        SpiffeIdtProperties p = bind(Map.of());
+
+        assertThat(p.trustDomain()).isEqualTo("example.org");
+        assertThat(p.workload()).isNull();
+        assertThat(p.idOf(Role.ASSERTING_WL)).isEqualTo(new SpiffeId("example.org", "/asserting-wl"));
+        assertThat(p.idOf(Role.SUBJECT_WL).toString()).isEqualTo("spiffe://example.org/subject-wl");
+        assertThat(p.endpoints()).isEmpty();
+        assertThat(p.workloadApi().initTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(p.server().mtls()).isTrue();
+        assertThat(p.pooling().profile()).isEqualTo(PoolingProfile.THESIS);
+        assertThat(p.pooling().overrides()).isEmpty();
+        assertThat(p.pooling().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(p.pooling().responseTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(p.pooling().maxConnections()).isEqualTo(64);
+        assertThat(p.crypto().provider()).isEqualTo(CryptoProviderChoice.AUTO);
+        assertThat(p.oauth().issuers()).isEmpty();
+        assertThat(p.oauth().jwksCache()).isEqualTo(JwksCacheMode.REFRESH_AHEAD);
+        assertThat(p.oauth().audience()).isNull();
+        assertThat(p.oauth().cacheTtl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(p.oauth().refreshAhead()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(p.verification().profile()).isEqualTo(VerificationProfile.STRICT);
+        assertThat(p.verification().skew()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(p.verification().lifetime()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(p.verification().originalMaxAge()).isEqualTo(Duration.ofSeconds(300));
+        assertThatThrownBy(p::self).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void verifyWhenYamlStyleValuesThenBoundLeniently() {
+        SpiffeIdtProperties p = bind(Map.ofEntries(
+                Map.entry("spiffeidt.trust-domain", "corp.test"),
+                Map.entry("spiffeidt.workload", "asserting-wl"),
+                Map.entry("spiffeidt.ids.m-tier", "spiffe://corp.test/ns/prod/sa/m-tier"),
+                Map.entry("spiffeidt.endpoints.target-wl", "https://127.0.0.1:8443"),
+                Map.entry("spiffeidt.workload-api.socket", "unix:/tmp/agent.sock"),
+                Map.entry("spiffeidt.workload-api.init-timeout", "3s"),
+                Map.entry("spiffeidt.server.mtls", "false"),
+                Map.entry("spiffeidt.pooling.profile", "fresh-source"),
+                Map.entry("spiffeidt.pooling.overrides.dvid.asserting-wl", "non-pooled"),
+                Map.entry("spiffeidt.pooling.overrides[id-mode.target-wl]", "pooled"),
+                Map.entry("spiffeidt.pooling.max-connections", "7"),
+                Map.entry("spiffeidt.crypto.provider", "bc"),
+                Map.entry("spiffeidt.oauth.issuers[0].issuer", "http://127.0.0.1:9000"),
+                Map.entry("spiffeidt.oauth.issuers[1].issuer", "https://accounts.example.com"),
+                Map.entry("spiffeidt.oauth.issuers[1].jwks-uri", "https://accounts.example.com/jwks"),
+                Map.entry("spiffeidt.oauth.jwks-cache", "none"),
+                Map.entry("spiffeidt.oauth.audience", "spiffeidt"),
+                Map.entry("spiffeidt.verification.profile", "original-compatible"),
+                Map.entry("spiffeidt.verification.skew", "5s")));
+
+        assertThat(p.trustDomain()).isEqualTo("corp.test");
+        assertThat(p.workload()).isEqualTo(Role.ASSERTING_WL);
+        assertThat(p.self().toString()).isEqualTo("spiffe://corp.test/asserting-wl");
+        assertThat(p.idOf(Role.M_TIER).path()).isEqualTo("/ns/prod/sa/m-tier");
+        assertThat(p.endpointOf(Role.TARGET_WL)).isEqualTo(URI.create("https://127.0.0.1:8443"));
+        assertThat(p.workloadApi().socket()).isEqualTo("unix:/tmp/agent.sock");
+        assertThat(p.workloadApi().initTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(p.server().mtls()).isFalse();
+        assertThat(p.pooling().profile()).isEqualTo(PoolingProfile.FRESH_SOURCE);
+        assertThat(p.pooling().overrides())
+                .containsEntry("dvid.asserting-wl", ConnectionStrategy.NON_POOLED)
+                .containsEntry("id-mode.target-wl", ConnectionStrategy.POOLED);
+        assertThat(p.pooling().maxConnections()).isEqualTo(7);
+        assertThat(p.crypto().provider()).isEqualTo(CryptoProviderChoice.BC);
+        assertThat(p.oauth().issuers())
+                .containsExactly(
+                        new SpiffeIdtProperties.Issuer("http://127.0.0.1:9000", null),
+                        new SpiffeIdtProperties.Issuer(
+                                "https://accounts.example.com", URI.create("https://accounts.example.com/jwks")));
+        assertThat(p.oauth().jwksCache()).isEqualTo(JwksCacheMode.NONE);
+        assertThat(p.oauth().audience()).isEqualTo("spiffeidt");
+        assertThat(p.verification().profile()).isEqualTo(VerificationProfile.ORIGINAL_COMPATIBLE);
+        assertThat(p.verification().skew()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void verifyWhenConfiguredIdIsNotSpiffeIdThenMalformed() {
+        SpiffeIdtProperties p = bind(Map.of("spiffeidt.ids.target-wl", "https://example.org/target"));
+
+        assertThatThrownBy(() -> p.idOf(Role.TARGET_WL)).isInstanceOf(AssertionException.class);
+    }
+
+    @Test
+    void verifyWhenEndpointMissingThenNamedInError() {
+        SpiffeIdtProperties p = bind(Map.of());
+
+        assertThatThrownBy(() -> p.endpointOf(Role.M_TIER))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("spiffeidt.endpoints.m-tier");
+    }
+}
