@@ -24,4 +24,9 @@ class AccountRepositoryPostgresIT extends AccountRepositoryScenarios {
         dataSource.setMaximumPoolSize(10);
         return dataSource;
     }
+
+    @Override
+    String countSessionsWaitingForALock() {
+        return "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    }
 }

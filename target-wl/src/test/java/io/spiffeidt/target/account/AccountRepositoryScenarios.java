@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
@@ -48,6 +54,9 @@ abstract class AccountRepositoryScenarios {
 
     /** A pool of at least {@value #THREADS} connections to an empty or already migrated database. */
     abstract HikariDataSource openDataSource();
+
+    /** A query counting the sessions of this database that wait for a row lock held by another. */
+    abstract String countSessionsWaitingForALock();
 
     /** Releases what {@link #openDataSource()} created beyond the pool. */
     void dropDatabase(HikariDataSource dataSource) {}
@@ -257,6 +266,69 @@ abstract class AccountRepositoryScenarios {
         assertThat(accounts.balance(user)).isEqualTo(Long.MAX_VALUE);
     }
 
+    @Test
+    void verifyWhenAnotherTransactionIsCreatingTheAccountThenDepositWaitsAndCreditsIt() throws Exception {
+        String user = newUser();
+        try (Connection creator = dataSource.getConnection()) {
+            creator.setAutoCommit(false);
+            insertAccount(creator, user, 5);
+
+            CompletableFuture<Long> deposit = CompletableFuture.supplyAsync(() -> accounts.deposit(user, 3), executor);
+            awaitASessionWaitingForALock(deposit);
+            creator.commit();
+
+            assertThat(deposit.join()).isEqualTo(8);
+        }
+        assertThat(accounts.balance(user)).isEqualTo(8);
+    }
+
+    @Test
+    void verifyWhenAnotherTransactionCreatingTheAccountRollsBackThenDepositCreatesIt() throws Exception {
+        String user = newUser();
+        try (Connection creator = dataSource.getConnection()) {
+            creator.setAutoCommit(false);
+            insertAccount(creator, user, 5);
+
+            CompletableFuture<Long> deposit = CompletableFuture.supplyAsync(() -> accounts.deposit(user, 3), executor);
+            awaitASessionWaitingForALock(deposit);
+            creator.rollback();
+
+            assertThat(deposit.join()).isEqualTo(3);
+        }
+        assertThat(accounts.balance(user)).isEqualTo(3);
+    }
+
+    @Test
+    void verifyWhenAnotherTransactionIsCreatingTheAccountThenBalanceWaitsAndReadsIt() throws Exception {
+        String user = newUser();
+        try (Connection creator = dataSource.getConnection()) {
+            creator.setAutoCommit(false);
+            insertAccount(creator, user, 5);
+
+            CompletableFuture<Long> balance = CompletableFuture.supplyAsync(() -> accounts.balance(user), executor);
+            awaitASessionWaitingForALock(balance);
+            creator.commit();
+
+            assertThat(balance.join()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void verifyWhenAnotherTransactionCreatingTheAccountRollsBackThenBalanceCreatesIt() throws Exception {
+        String user = newUser();
+        try (Connection creator = dataSource.getConnection()) {
+            creator.setAutoCommit(false);
+            insertAccount(creator, user, 5);
+
+            CompletableFuture<Long> balance = CompletableFuture.supplyAsync(() -> accounts.balance(user), executor);
+            awaitASessionWaitingForALock(balance);
+            creator.rollback();
+
+            assertThat(balance.join()).isZero();
+        }
+        assertThat(accounts.find(user)).map(Account::balance).contains(0L);
+    }
+
     @ParameterizedTest
     @MethodSource("acceptedUserIds")
     void verifyWhenUserIdAtTheLimitThenItIsStoredExactly(String user) {
@@ -301,6 +373,32 @@ abstract class AccountRepositoryScenarios {
                 Arguments.of("alice\u0000bob", "user ID contains U+0000"),
                 Arguments.of("alice\uD800bob", "user ID is not well-formed UTF-16"),
                 Arguments.of("alice\uDE00", "user ID is not well-formed UTF-16"));
+    }
+
+    private static void insertAccount(Connection connection, String user, long balance) throws SQLException {
+        try (PreparedStatement insert =
+                connection.prepareStatement("INSERT INTO account (user_id, balance, updated_at) VALUES (?, ?, ?)")) {
+            insert.setString(1, user);
+            insert.setLong(2, balance);
+            insert.setObject(3, OffsetDateTime.now(ZoneOffset.UTC));
+            insert.executeUpdate();
+        }
+    }
+
+    /**
+     * Waits until the repository call is blocked by the uncommitted creation (so the race is really
+     * exercised, whatever the scheduling); fails if the call finished without waiting.
+     */
+    private void awaitASessionWaitingForALock(CompletableFuture<?> call) throws InterruptedException {
+        JdbcClient jdbc = JdbcClient.create(dataSource);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (jdbc.sql(countSessionsWaitingForALock()).query(Long.class).single() == 0) {
+            assertThat(call)
+                    .as("the call must wait for the creating transaction")
+                    .isNotDone();
+            assertThat(System.nanoTime()).as("a session waits for the lock").isLessThan(deadline);
+            Thread.sleep(10);
+        }
     }
 
     private static String newUser() {
