@@ -83,6 +83,9 @@ public final class DevCa {
     private static final String CURVE = "secp256r1";
     private static final X500Name LEAF_SUBJECT = new X500Name("O=SPIFFE-IdT devstack");
 
+    /** One provider instance for every CA: building one is costly, using one is thread-safe. */
+    private static final Provider PROVIDER = new BouncyCastleProvider();
+
     private final Provider provider;
     private final SecureRandom random;
     private final String trustDomain;
@@ -95,7 +98,7 @@ public final class DevCa {
     private final ECKey jwtAuthority;
 
     private DevCa(String trustDomain, Duration svidTtl, Clock clock) {
-        this.provider = new BouncyCastleProvider();
+        this.provider = PROVIDER;
         this.random = new SecureRandom();
         this.trustDomain = trustDomain;
         this.svidTtl = svidTtl;
