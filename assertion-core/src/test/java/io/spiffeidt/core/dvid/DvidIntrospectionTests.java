@@ -87,8 +87,8 @@ class DvidIntrospectionTests {
 
     @Test
     void verifyWhenAllZeroProofThenBadProof() {
-        Map<String, Object> v012 = DvidTestSupport.readVector(
-                DvidTestSupport.vectorDir().resolve("012_zkp_all_zero_degenerate.json"));
+        Map<String, Object> v012 =
+                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("012_zkp_all_zero_degenerate.json"));
         DvidIntrospection zero =
                 new DvidIntrospection(ANSWER.msg(), DvidTestSupport.at(v012, "inputs.proof_json"), ANSWER.idpKey());
         assertCode(zero, verified(DPA, DPR), ErrorCode.BAD_PROOF);
@@ -130,7 +130,8 @@ class DvidIntrospectionTests {
         Map<String, Object> header = new TreeMap<>(Map.of("alg", "HS256", "kid", IDP_KID));
         String msg = io.spiffeidt.core.internal.Codec.b64url(Json.write(header))
                 + ANSWER.msg().substring(ANSWER.msg().indexOf('.'));
-        assertCode(new DvidIntrospection(msg, ANSWER.zkp(), ANSWER.idpKey()), verified(DPA, DPR), ErrorCode.UNSUPPORTED);
+        assertCode(
+                new DvidIntrospection(msg, ANSWER.zkp(), ANSWER.idpKey()), verified(DPA, DPR), ErrorCode.UNSUPPORTED);
     }
 
     @Test

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** {@link DvidKeys} and {@link DvidKeyResolver}: JWKS out and in, thumbprints. */
 class DvidKeysTests {
 
-    private static final RSAPublicKey RSA = (RSAPublicKey) DvidTestSupport.assertingKeyPair().getPublic();
+    private static final RSAPublicKey RSA =
+            (RSAPublicKey) DvidTestSupport.assertingKeyPair().getPublic();
 
     private static ECPublicKey ec() throws GeneralSecurityException {
         KeyPairGenerator g = KeyPairGenerator.getInstance("EC", BC);
@@ -60,8 +61,8 @@ class DvidKeysTests {
                 + "68QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4"
                 + "lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw";
         PublicKey key = KeyFactory.getInstance("RSA", BC)
-                .generatePublic(new RSAPublicKeySpec(
-                        new BigInteger(1, Codec.fromB64url(n)), BigInteger.valueOf(65537)));
+                .generatePublic(
+                        new RSAPublicKeySpec(new BigInteger(1, Codec.fromB64url(n)), BigInteger.valueOf(65537)));
         assertThat(DvidKeys.thumbprint(key)).isEqualTo("NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs");
     }
 
@@ -71,7 +72,10 @@ class DvidKeysTests {
         Map<String, Object> jwk = rsaJwk();
 
         assertThat(jwk.keySet()).containsExactly("alg", "e", "kid", "kty", "n", "use");
-        assertThat(jwk).containsEntry("alg", "RS256").containsEntry("kty", "RSA").containsEntry("use", "sig");
+        assertThat(jwk)
+                .containsEntry("alg", "RS256")
+                .containsEntry("kty", "RSA")
+                .containsEntry("use", "sig");
         assertThat(jwk).containsEntry("kid", DvidKeys.thumbprint(RSA)).containsEntry("e", "AQAB");
         Map<String, PublicKey> parsed = DvidKeys.parse(jwks, BC);
         assertThat(parsed).containsOnlyKeys(DvidKeys.thumbprint(RSA));
@@ -80,9 +84,11 @@ class DvidKeysTests {
 
     @Test
     void verifyWhenVectorJwkThenSameKeyAsItsPem() {
-        Map<String, Object> jwk = DvidTestSupport.at(DvidTestSupport.vector001(), "inputs.keys.asserting_wl_dasvid_key.jwk");
+        Map<String, Object> jwk =
+                DvidTestSupport.at(DvidTestSupport.vector001(), "inputs.keys.asserting_wl_dasvid_key.jwk");
         assertThat(DvidKeys.parse(set(jwk), BC)).containsEntry("", RSA);
-        assertThat(DvidKeys.parseJwk(Json.write(jwk), Security.getProvider("SunRsaSign"))).isEqualTo(RSA);
+        assertThat(DvidKeys.parseJwk(Json.write(jwk), Security.getProvider("SunRsaSign")))
+                .isEqualTo(RSA);
     }
 
     @Test

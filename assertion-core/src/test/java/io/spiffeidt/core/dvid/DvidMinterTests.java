@@ -133,7 +133,8 @@ class DvidMinterTests {
         DvidMinter minter = rsaMinter();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < 200; i++) {
-            String jti = minter.mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP)).jti();
+            String jti = minter.mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP))
+                    .jti();
             assertThat(Codec.fromB64url(jti)).hasSize(16);
             seen.add(jti);
         }
@@ -147,7 +148,9 @@ class DvidMinterTests {
                 .computeThumbprint()
                 .toString();
         assertThat(rsaMinter().keyId()).isEqualTo(nimbus);
-        assertThat(header(rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP)).token()))
+        assertThat(header(rsaMinter()
+                        .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP))
+                        .token()))
                 .containsEntry("kid", nimbus);
     }
 
@@ -164,16 +167,19 @@ class DvidMinterTests {
                         .build()
                         .computeThumbprint()
                         .toString());
-        assertThat(Codec.fromB64url(DvidTestSupport.segments(dvid.token()).get(2))).hasSize(64);
+        assertThat(Codec.fromB64url(DvidTestSupport.segments(dvid.token()).get(2)))
+                .hasSize(64);
         for (Provider provider : List.of(BC, Security.getProvider("SunEC"))) {
             VerifiedDvid verified = new DvidVerifier(settings, provider, DvidKeyResolver.of(ec.getPublic()))
                     .verify(dvid.token(), MIDDLE);
             assertThat(verified.dpr()).isEqualTo(DPR);
         }
         // an ES256 verifier refuses RS256 DVIDs and the other way round
-        String rs256 = rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP)).token();
-        assertThatThrownBy(() -> new DvidVerifier(settings, BC, DvidKeyResolver.of(RSA.getPublic()))
-                        .verify(rs256, MIDDLE))
+        String rs256 = rsaMinter()
+                .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP))
+                .token();
+        assertThatThrownBy(
+                        () -> new DvidVerifier(settings, BC, DvidKeyResolver.of(RSA.getPublic())).verify(rs256, MIDDLE))
                 .extracting(e -> ((AssertionException) e).code())
                 .isEqualTo(ErrorCode.UNSUPPORTED);
         DvidSettings rsSettings = DvidSettings.defaults(ASSERTING, clockAt(NOW));
@@ -186,10 +192,15 @@ class DvidMinterTests {
     @Test
     void verifyWhenSunRsaSignSignsThenSameTokenAsBouncyCastle() {
         DvidSettings settings = DvidSettings.defaults(ASSERTING, clockAt(NOW));
-        DvidMintRequest request = DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withOriginalShape("k");
+        DvidMintRequest request =
+                DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withOriginalShape("k");
         String bc = minter(RSA, settings).mint(request).token();
         String sun = new DvidMinter(
-                        RSA.getPrivate(), RSA.getPublic(), Security.getProvider("SunRsaSign"), settings, new SecureRandom())
+                        RSA.getPrivate(),
+                        RSA.getPublic(),
+                        Security.getProvider("SunRsaSign"),
+                        settings,
+                        new SecureRandom())
                 .mint(request)
                 .token();
         assertThat(sun).isEqualTo(bc);
@@ -197,7 +208,8 @@ class DvidMinterTests {
 
     @Test
     void verifyWhenAudienceGivenThenStringForOneAndArrayForMore() {
-        Dvid one = rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withAudience(List.of(MIDDLE)));
+        Dvid one = rsaMinter()
+                .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withAudience(List.of(MIDDLE)));
         Dvid two = rsaMinter()
                 .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withAudience(List.of(MIDDLE, TARGET)));
         assertThat(payload(one.token())).containsEntry("aud", MIDDLE.toString());
@@ -206,7 +218,8 @@ class DvidMinterTests {
 
     @Test
     void verifyWhenOriginalShapeThenNoJtiAndTheGivenKid() {
-        Dvid dvid = rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withOriginalShape(""));
+        Dvid dvid = rsaMinter()
+                .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withOriginalShape(""));
         assertThat(dvid.jti()).isNull();
         assertThat(payload(dvid.token())).doesNotContainKey("jti");
         assertThat(header(dvid.token())).containsEntry("kid", "");
@@ -214,10 +227,11 @@ class DvidMinterTests {
 
     @Test
     void verifyWhenEmbeddedProofThenZkpClaimHoldsMsgAndProofAsStrings() {
-        EmbeddedZkp zkp = new EmbeddedZkp("aGVhZGVy.cGF5bG9hZA", "{\"proofp\":[{\"0\":\"01\"}],\"proofc\":[{\"0\":\"01\"}]}");
-        Dvid dvid = rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withZkp(zkp));
-        assertThat(payload(dvid.token()))
-                .containsEntry("zkp", Map.of("msg", zkp.msg(), "proof", zkp.proof()));
+        EmbeddedZkp zkp =
+                new EmbeddedZkp("aGVhZGVy.cGF5bG9hZA", "{\"proofp\":[{\"0\":\"01\"}],\"proofc\":[{\"0\":\"01\"}]}");
+        Dvid dvid = rsaMinter()
+                .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withZkp(zkp));
+        assertThat(payload(dvid.token())).containsEntry("zkp", Map.of("msg", zkp.msg(), "proof", zkp.proof()));
         assertThat(DvidTestSupport.segmentJson(dvid.token(), 1)).contains("\"zkp\":{\"msg\":");
     }
 
@@ -226,7 +240,8 @@ class DvidMinterTests {
         DvidSettings tight = DvidSettings.defaults(ASSERTING, clockAt(NOW))
                 .withLimits(new io.spiffeidt.core.Limits(1024, 32, 2048, 80, 256));
         EmbeddedZkp big = new EmbeddedZkp("a.b", "x".repeat(2000));
-        assertThatThrownBy(() -> minter(RSA, tight).mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withZkp(big)))
+        assertThatThrownBy(() -> minter(RSA, tight)
+                        .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withZkp(big)))
                 .extracting(e -> ((AssertionException) e).code())
                 .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
     }

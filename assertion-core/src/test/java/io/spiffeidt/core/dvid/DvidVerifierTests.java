@@ -86,8 +86,10 @@ class DvidVerifierTests extends VerifierContractTests {
         String valid = validDocument();
         List<String> seg = DvidTestSupport.segments(valid);
         return switch (contractCase) {
-            case TAMPERED_PAYLOAD -> seg.get(0) + "." + Codec.b64url(DvidTestSupport.segmentJson(valid, 1)
-                            .replace(DPR, "mallory@example.test")) + "." + seg.get(2);
+            case TAMPERED_PAYLOAD ->
+                seg.get(0) + "."
+                        + Codec.b64url(DvidTestSupport.segmentJson(valid, 1).replace(DPR, "mallory@example.test")) + "."
+                        + seg.get(2);
             case TAMPERED_SIGNATURE -> {
                 byte[] sig = Codec.fromB64url(seg.get(2));
                 sig[sig.length / 2] ^= 0x01;
@@ -96,10 +98,11 @@ class DvidVerifierTests extends VerifierContractTests {
             case REORDERED -> seg.get(1) + "." + seg.get(0) + "." + seg.get(2);
             case DROPPED -> seg.get(0) + "." + seg.get(1);
             // another key, under the asserting key's kid
-            case WRONG_KEY -> mint(
-                    NOW,
-                    OTHER_KEYS,
-                    new DvidMintRequest(SUBJECT, DPA, DPR, OAUTH_EXP, List.of(MIDDLE), null, false, KID));
+            case WRONG_KEY ->
+                mint(
+                        NOW,
+                        OTHER_KEYS,
+                        new DvidMintRequest(SUBJECT, DPA, DPR, OAUTH_EXP, List.of(MIDDLE), null, false, KID));
             // another key under its own kid: not in the asserting workload's key set
             case UNTRUSTED_CHAIN -> mint(NOW, OTHER_KEYS, request());
             case EXPIRED -> mint(NOW.minusSeconds(1000), ASSERTING_KEYS, request());
@@ -178,9 +181,7 @@ class DvidVerifierTests extends VerifierContractTests {
     @Test
     void verifyWhenSunRsaSignProviderThenSameVerdicts() {
         DvidVerifier sun = new DvidVerifier(
-                settings(NOW),
-                Security.getProvider("SunRsaSign"),
-                DvidKeyResolver.of(ASSERTING_KEYS.getPublic()));
+                settings(NOW), Security.getProvider("SunRsaSign"), DvidKeyResolver.of(ASSERTING_KEYS.getPublic()));
         assertThat(sun.verify(validDocument(), MIDDLE).dpr()).isEqualTo(DPR);
         assertCode(sun, document(ContractCase.TAMPERED_SIGNATURE), MIDDLE, ErrorCode.BAD_SIGNATURE);
         assertCode(sun, document(ContractCase.WRONG_KEY), MIDDLE, ErrorCode.BAD_SIGNATURE);
@@ -232,7 +233,11 @@ class DvidVerifierTests extends VerifierContractTests {
     @Test
     void verifyWhenNoAudienceThenAnyVerifierAccepts() {
         String token = mint(NOW, ASSERTING_KEYS, DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP));
-        assertThat(verifier(settings(NOW)).verify(token, TARGET).result().outermost().audience())
+        assertThat(verifier(settings(NOW))
+                        .verify(token, TARGET)
+                        .result()
+                        .outermost()
+                        .audience())
                 .isNull();
         assertThat(verifier(settings(NOW)).verify(token, null).dpr()).isEqualTo(DPR);
     }
@@ -341,8 +346,7 @@ class DvidVerifierTests extends VerifierContractTests {
         assertCode(verifier(settings(NOW)), token, MIDDLE, ErrorCode.MALFORMED);
         DvidSettings compat = settings(NOW).withProfile(VerificationProfile.ORIGINAL_COMPATIBLE);
         assertThat(verifier(compat).verify(token, MIDDLE).expiresAt()).isEqualTo(NOW.plusSeconds(300));
-        assertCode(
-                verifier(compat.withClock(clockAt(NOW.plusSeconds(331)))), token, MIDDLE, ErrorCode.EXPIRED);
+        assertCode(verifier(compat.withClock(clockAt(NOW.plusSeconds(331)))), token, MIDDLE, ErrorCode.EXPIRED);
     }
 
     @ParameterizedTest
@@ -374,7 +378,9 @@ class DvidVerifierTests extends VerifierContractTests {
     @Test
     void verifyWhenExpiredWithinSkewThenAcceptedAndJustPastThenExpired() {
         String token = validDocument();
-        assertThat(verifier(settings(NOW.plusSeconds(150))).verify(token, MIDDLE).dpr())
+        assertThat(verifier(settings(NOW.plusSeconds(150)))
+                        .verify(token, MIDDLE)
+                        .dpr())
                 .isEqualTo(DPR);
         assertCode(verifier(settings(NOW.plusSeconds(151))), token, MIDDLE, ErrorCode.EXPIRED);
     }
@@ -440,21 +446,22 @@ class DvidVerifierTests extends VerifierContractTests {
             IdpKeyResolver.of(DPA, Map.of(IDP_KID, DvidTestSupport.idpPublicKey()));
 
     private static EmbeddedZkp embedded() {
-        return EmbeddedZkp.prove(
-                DvidTestSupport.oauthToken(), DvidTestSupport.idpPublicKey(), 80, new SecureRandom());
+        return EmbeddedZkp.prove(DvidTestSupport.oauthToken(), DvidTestSupport.idpPublicKey(), 80, new SecureRandom());
     }
 
     @Test
     void verifyWhenEmbeddedProofValidThenAcceptedAndReported() {
         EmbeddedZkp zkp = embedded();
         String token = mint(NOW, ASSERTING_KEYS, request().withZkp(zkp));
-        DvidVerifier verifier = new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()),
-                IDP_KEYS);
+        DvidVerifier verifier =
+                new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()), IDP_KEYS);
 
         VerifiedDvid verified = verifier.verify(token, MIDDLE);
 
         assertThat(verified.embeddedZkp()).contains(zkp);
-        assertThat(zkp.msg()).doesNotContain(DvidTestSupport.segments(DvidTestSupport.oauthToken()).get(2));
+        assertThat(zkp.msg())
+                .doesNotContain(
+                        DvidTestSupport.segments(DvidTestSupport.oauthToken()).get(2));
         assertThat(token.length()).isBetween(80_000, 256 * 1024);
     }
 
@@ -469,8 +476,8 @@ class DvidVerifierTests extends VerifierContractTests {
         DvidMintRequest other = DvidMintRequest.of(SUBJECT, DPA, "mallory@example.test", OAUTH_EXP)
                 .withZkp(embedded());
         String token = mint(NOW, ASSERTING_KEYS, other);
-        DvidVerifier verifier = new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()),
-                IDP_KEYS);
+        DvidVerifier verifier =
+                new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()), IDP_KEYS);
         assertCode(verifier, token, MIDDLE, ErrorCode.DELEGATION_INVALID);
     }
 
@@ -482,8 +489,8 @@ class DvidVerifierTests extends VerifierContractTests {
         p.set(3, p.get(3).add(java.math.BigInteger.ONE));
         EmbeddedZkp tampered = new EmbeddedZkp(zkp.msg(), ZkProofCodec.toJson(new ZkProof(p, proof.c())));
         String token = mint(NOW, ASSERTING_KEYS, request().withZkp(tampered));
-        DvidVerifier verifier = new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()),
-                IDP_KEYS);
+        DvidVerifier verifier =
+                new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()), IDP_KEYS);
         assertCode(verifier, token, MIDDLE, ErrorCode.BAD_PROOF);
     }
 
@@ -491,8 +498,8 @@ class DvidVerifierTests extends VerifierContractTests {
     void verifyWhenEmbeddedProofClaimHasWrongShapeThenMalformed() {
         Map<String, Object> c = claims();
         c.put("zkp", new LinkedHashMap<>(Map.of("msg", "a.b")));
-        DvidVerifier verifier = new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()),
-                IDP_KEYS);
+        DvidVerifier verifier =
+                new DvidVerifier(settings(NOW), BC, DvidKeyResolver.of(ASSERTING_KEYS.getPublic()), IDP_KEYS);
         assertCode(verifier, handMade(header(), c), MIDDLE, ErrorCode.MALFORMED);
     }
 

@@ -35,8 +35,7 @@ class RsaSignatureProofTests {
 
     private static final Limits LIMITS = Limits.defaults();
     private static final String TOKEN = DvidTestSupport.oauthToken();
-    private static final byte[] MSG =
-            TOKEN.substring(0, TOKEN.lastIndexOf('.')).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MSG = TOKEN.substring(0, TOKEN.lastIndexOf('.')).getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SIG = Codec.fromB64url(TOKEN.substring(TOKEN.lastIndexOf('.') + 1));
     private static final RSAPublicKey KEY = DvidTestSupport.idpPublicKey();
     private static final ZkProof PROOF = RsaSignatureProof.prove(MSG, SIG, KEY, 80, new SecureRandom());
@@ -125,9 +124,13 @@ class RsaSignatureProofTests {
     @Test
     void verifyWhenCommitmentTamperedThenBadProof() {
         assertCode(
-                withC(c -> set(c, 5, c.get(5).add(BigInteger.ONE))), MSG, VerificationProfile.STRICT, ErrorCode.BAD_PROOF);
+                withC(c -> set(c, 5, c.get(5).add(BigInteger.ONE))),
+                MSG,
+                VerificationProfile.STRICT,
+                ErrorCode.BAD_PROOF);
         // changing a commitment also changes every challenge bit: a consistent round-0 swap still fails
-        assertCode(withC(c -> {
+        assertCode(
+                withC(c -> {
                     Collections.swap(c, 0, 1);
                     return c;
                 }),

@@ -52,10 +52,7 @@ class ZkProofCodecTests {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "-0F", "+0F", "0x0F", "0F ", " 0F", "", "0G", "ÿ", "1_000", "١٢"
-            })
+    @ValueSource(strings = {"-0F", "+0F", "0x0F", "0F ", " 0F", "", "0G", "ÿ", "1_000", "١٢"})
     void verifyWhenHexIsNotPlainUnsignedThenMalformed(String hex) {
         assertCode("{\"proofp\":[{\"0\":\"" + hex + "\"}],\"proofc\":[{\"0\":\"01\"}]}", ErrorCode.MALFORMED);
     }
