@@ -164,7 +164,7 @@ class IdpServerIT {
     @Test
     void verifyWhenAuthorizationCodeFlowWithPkceThenTokensForTheUser() throws Exception {
         IdpTestClient.CodeFlowResult result =
-                client.authorizationCodeFlow("subject-wl", REDIRECT_URI, "user0007", "password");
+                client.authorizationCodeFlow("subject-wl", REDIRECT_URI, "openid profile", "user0007", "password");
 
         Map<String, Object> tokens = result.tokenResponse();
         assertThat(tokens).containsEntry("token_type", "Bearer").doesNotContainKey("refresh_token");
@@ -178,7 +178,8 @@ class IdpServerIT {
 
     @Test
     void verifyWhenAuthorizationCodeFlowTokenThenUserInfoAnswersForTheUser() throws Exception {
-        Map<String, Object> tokens = client.authorizationCodeFlow("subject-wl", REDIRECT_URI, "user0008", "password")
+        Map<String, Object> tokens = client.authorizationCodeFlow(
+                        "subject-wl", REDIRECT_URI, "openid profile", "user0008", "password")
                 .tokenResponse();
 
         HttpResponse<String> userInfo = client.getWithBearer("/userinfo", (String) tokens.get("access_token"));

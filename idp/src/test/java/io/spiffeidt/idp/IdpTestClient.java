@@ -3,6 +3,8 @@ package io.spiffeidt.idp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -129,6 +131,21 @@ public final class IdpTestClient {
         return claims;
     }
 
+    /**
+     * Verifies a JWT's RS256 signature and time window with the JWKS fetched from this client's
+     * base URI (for an IdP whose configured issuer does not resolve here).
+     *
+     * @return the verified claims
+     */
+    public JWTClaimsSet verifyWithLocalJwks(String jwt) throws Exception {
+        HttpResponse<String> jwks = get("/oauth2/jwks", "application/json");
+        assertThat(jwks.statusCode()).isEqualTo(200);
+        DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+        processor.setJWSKeySelector(
+                new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, new ImmutableJWKSet<>(JWKSet.parse(jwks.body()))));
+        return processor.process(jwt, null);
+    }
+
     /** The tokens and request values of one authorization-code flow. */
     public record CodeFlowResult(Map<String, Object> tokenResponse, String nonce) {}
 
@@ -136,8 +153,8 @@ public final class IdpTestClient {
      * Runs the authorization-code flow with PKCE as a browser would: authorize, login form with
      * its CSRF token, back to authorize, code at the redirect URI, code exchange.
      */
-    public CodeFlowResult authorizationCodeFlow(String clientId, String redirectUri, String username, String password)
-            throws Exception {
+    public CodeFlowResult authorizationCodeFlow(
+            String clientId, String redirectUri, String scope, String username, String password) throws Exception {
         String verifier = random();
         String challenge = Base64.getUrlEncoder()
                 .withoutPadding()
@@ -149,7 +166,7 @@ public final class IdpTestClient {
         params.put("response_type", "code");
         params.put("client_id", clientId);
         params.put("redirect_uri", redirectUri);
-        params.put("scope", "openid profile");
+        params.put("scope", scope);
         params.put("state", state);
         params.put("nonce", nonce);
         params.put("code_challenge", challenge);
