@@ -204,7 +204,8 @@ class DevWorkloadApiIT {
                         .initTimeout(Duration.ofSeconds(1))
                         .build()))
                 .isInstanceOf(X509SourceException.class)
-                .hasMessageContaining("X.509");
+                .hasMessageContaining("Error creating X.509 source")
+                .hasStackTraceContaining("Timeout waiting for X.509 Context update");
         assertThat(unknown).doesNotExist();
     }
 
@@ -273,6 +274,17 @@ class DevWorkloadApiIT {
         assertThatThrownBy(() -> api.addWorkload("other", SpiffeId.parse("spiffe://other.org/x")))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> api.current("nobody")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void verifyWhenSocketPathTooLongForUnixSocketsThenRefusedBeforeBinding() {
+        DevWorkloadApi deep = DevWorkloadApi.start(ca, socketDir.resolve("d".repeat(100)));
+        clients.push(deep);
+
+        assertThatThrownBy(() -> deep.addWorkload("subject-wl", SUBJECT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("socket path longer than");
+        assertThat(deep.workloads()).isEmpty();
     }
 
     private DefaultX509Source x509Source(Path socket) throws Exception {
