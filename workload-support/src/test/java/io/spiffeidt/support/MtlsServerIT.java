@@ -4,17 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffe.provider.SpiffeTrustManager;
+import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.support.testapp.TestWorkloadApplication;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.security.cert.X509Certificate;
 import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -37,6 +40,9 @@ class MtlsServerIT {
 
     @LocalManagementPort
     int managementPort;
+
+    @Autowired
+    X509Source serverX509Source;
 
     private HttpResponse<String> post(HttpClient client, String path, String body) throws Exception {
         return client.send(
@@ -138,16 +144,20 @@ class MtlsServerIT {
 
     @Test
     void verifyWhenServerSvidRotatesThenNewHandshakesPresentTheNewCertificate() throws Exception {
-        // a fresh client (no session reuse) sees the server certificate of the moment
+        StaticX509Source serverSource = (StaticX509Source) serverX509Source;
         HttpResponse<String> before = post(clientOf(Role.M_TIER), "/test/echo", "{}");
-        assertThat(before.sslSession()).isPresent();
-        var firstLeaf = before.sslSession().get().getPeerCertificates()[0];
+        X509Certificate firstLeaf =
+                (X509Certificate) before.sslSession().orElseThrow().getPeerCertificates()[0];
 
-        HttpResponse<String> again = post(clientOf(Role.M_TIER), "/test/echo", "{}");
-        var secondLeaf = again.sslSession().get().getPeerCertificates()[0];
+        serverSource.rotate(TestIdentities.PKI.issue(TestIdentities.id(Role.TARGET_WL)));
+        HttpResponse<String> after = post(clientOf(Role.M_TIER), "/test/echo", "{}");
+        X509Certificate secondLeaf =
+                (X509Certificate) after.sslSession().orElseThrow().getPeerCertificates()[0];
 
-        assertThat(secondLeaf).isEqualTo(firstLeaf);
-        assertThat(again.sslSession().get().getProtocol()).isEqualTo("TLSv1.3");
+        assertThat(after.statusCode()).isEqualTo(200);
+        assertThat(secondLeaf.getSerialNumber()).isNotEqualTo(firstLeaf.getSerialNumber());
+        assertThat(secondLeaf).isEqualTo(serverSource.getX509Svid().getLeaf());
+        assertThat(after.sslSession().orElseThrow().getProtocol()).isEqualTo("TLSv1.3");
     }
 
     @Test
