@@ -162,6 +162,26 @@ class IdpServerIT {
     }
 
     @Test
+    void verifyWhenDevTokenWithGetThenMethodNotAllowedProblem() throws Exception {
+        HttpResponse<String> response = client.get("/dev/token?username=user0001&password=password", "*/*");
+
+        assertThat(response.statusCode()).isEqualTo(405);
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.body()).doesNotContain("access_token");
+    }
+
+    @Test
+    void verifyWhenDevTokenWithJsonBodyThenUnsupportedMediaTypeProblem() throws Exception {
+        HttpResponse<String> response =
+                client.postJson("/dev/token", "{\"username\":\"user0001\",\"password\":\"password\"}");
+
+        assertThat(response.statusCode()).isEqualTo(415);
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    }
+
+    @Test
     void verifyWhenAuthorizationCodeFlowWithPkceThenTokensForTheUser() throws Exception {
         IdpTestClient.CodeFlowResult result =
                 client.authorizationCodeFlow("subject-wl", REDIRECT_URI, "openid profile", "user0007", "password");

@@ -95,6 +95,17 @@ public final class IdpTestClient {
         return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
+    /** POST a JSON body to a path. */
+    public HttpResponse<String> postJson(String path, String json) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .timeout(Duration.ofSeconds(20))
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The JSON object of a response body. */
     public static Map<String, Object> json(HttpResponse<String> response) throws Exception {
         return JSONObjectUtils.parse(response.body());

@@ -14,10 +14,10 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * Turns errors of the IdP's own endpoints into RFC 9457 problem details: failed authentication
  * becomes 401 (the same answer for an unknown user and a wrong password), malformed requests get
- * the standard Spring MVC problems (400, 405, 415...). The authorization-server endpoints answer
- * with OAuth 2.0 errors of their own.
+ * the standard Spring MVC problems (400, 405, 415...). The authorization-server endpoints are
+ * filters, not controllers: they answer with OAuth 2.0 errors of their own.
  */
-@RestControllerAdvice(basePackageClasses = IdpProblemHandler.class)
+@RestControllerAdvice
 class IdpProblemHandler extends ResponseEntityExceptionHandler {
 
     /** The problem type of a failed {@code /dev/token} authentication. */

@@ -1,9 +1,13 @@
 package io.spiffeidt.idp.config;
 
 import java.net.URI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,13 +22,28 @@ import org.springframework.stereotype.Component;
 @Component
 public class IdpIssuer {
 
+    private static final Logger log = LoggerFactory.getLogger(IdpIssuer.class);
+
     private final URI configured;
+
+    private final int users;
 
     private final ApplicationContext context;
 
     IdpIssuer(IdpProperties properties, ApplicationContext context) {
         this.configured = properties.issuer();
+        this.users = properties.users();
         this.context = context;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void ready() {
+        log.info(
+                "Dev IdP ready: issuer {} ({}), test users {}..{}",
+                uri(),
+                isConfigured() ? "configured" : "local port",
+                TestUsers.username(1),
+                TestUsers.username(users));
     }
 
     /**
