@@ -1,0 +1,82 @@
+package io.spiffeidt.asserting.config;
+
+import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
+import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.DvidAlgorithm;
+import io.spiffeidt.core.dvid.DvidMinter;
+import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.DvidVerifier;
+import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.WorkloadIdentity;
+import java.security.SecureRandom;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The asserting workload's DVID signer, verifier and introspection store. */
+@Configuration(proxyBeanMethods = false)
+public class AssertingConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(AssertingConfiguration.class);
+
+    @Bean
+    DvidSigningKey dvidSigningKey(AssertingProperties properties) {
+        DvidSigningKey key = DvidSigningKey.loadOrGenerate(properties.dvid().keyPath());
+        log.info("DVID signing key: {}", key);
+        return key;
+    }
+
+    @Bean
+    DvidSettings dvidSettings(
+            WorkloadIdentity identity,
+            DvidSigningKey key,
+            AssertingProperties properties,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            Clock clock) {
+        DvidAlgorithm algorithm =
+                "RSA".equals(key.publicKey().getAlgorithm()) ? DvidAlgorithm.RS256 : DvidAlgorithm.ES256;
+        TimeRules rules = new TimeRules(
+                timeRules.clock(), timeRules.skew(), properties.dvid().lifetime(), timeRules.originalMaxAge());
+        return new DvidSettings(
+                identity.self(),
+                identity.self().trustDomain(),
+                algorithm,
+                profile,
+                limits,
+                rules,
+                properties.dvid().zkpRounds());
+    }
+
+    @Bean
+    DvidMinter dvidMinter(DvidSigningKey key, SignatureProvider provider, DvidSettings settings) {
+        return new DvidMinter(key.privateKey(), key.publicKey(), provider.provider(), settings, new SecureRandom());
+    }
+
+    @Bean
+    DvidVerifier dvidVerifier(
+            DvidSettings settings, SignatureProvider provider, DvidMinter minter, DvidSigningKey key) {
+        String kid = minter.keyId();
+        return new DvidVerifier(settings, provider.provider(), requested -> {
+            if (requested == null || !requested.equals(kid)) {
+                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown DVID key id");
+            }
+            return key.publicKey();
+        });
+    }
+
+    @Bean
+    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, AssertingProperties properties) {
+        return new InMemoryIntrospectionStore<>(
+                clock, properties.introspection().maxEntries());
+    }
+}

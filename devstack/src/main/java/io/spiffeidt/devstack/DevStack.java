@@ -1,0 +1,231 @@
+package io.spiffeidt.devstack;
+
+import io.spiffeidt.asserting.AssertingWorkloadApplication;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.devstack.ca.DevCa;
+import io.spiffeidt.devstack.workloadapi.DevWorkloadApi;
+import io.spiffeidt.idp.IdpApplication;
+import io.spiffeidt.mtier.MiddleTierApplication;
+import io.spiffeidt.subject.SubjectWorkloadApplication;
+import io.spiffeidt.target.TargetWorkloadApplication;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The whole system in one JVM: the development Workload API (one socket per workload), the
+ * development IdP, and the four workloads, each in its own Spring context and bound to its own
+ * socket. Started in dependency order (IdP, asserting, target, m-tier, subject). Thread-safe for
+ * {@link #stop(String)} / {@link #restart(String)} from tests.
+ */
+public final class DevStack implements AutoCloseable {
+
+    /** The four workloads, in start order. */
+    public static final List<String> WORKLOADS = List.of("asserting-wl", "target-wl", "m-tier", "subject-wl");
+
+    private static final Map<String, Class<?>> APPLICATIONS = Map.of(
+            "asserting-wl", AssertingWorkloadApplication.class,
+            "target-wl", TargetWorkloadApplication.class,
+            "m-tier", MiddleTierApplication.class,
+            "subject-wl", SubjectWorkloadApplication.class,
+            "idp", IdpApplication.class);
+
+    private static final List<String> SECURITY_AUTO_CONFIGURATIONS = List.of(
+            "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.oauth2.server.authorization.autoconfigure.servlet"
+                    + ".OAuth2AuthorizationServerAutoConfiguration",
+            "org.springframework.boot.security.oauth2.server.authorization.autoconfigure.servlet"
+                    + ".OAuth2AuthorizationServerJwtAutoConfiguration");
+
+    private final DevStackSettings settings;
+    private final Map<String, Integer> ports;
+    private final DevWorkloadApi workloadApi;
+    private final Map<String, ConfigurableApplicationContext> contexts = new LinkedHashMap<>();
+    private final Path socketDir;
+
+    private DevStack(DevStackSettings settings) {
+        this.settings = settings;
+        this.ports = resolvePorts(settings.ports());
+        try {
+            this.socketDir = settings.socketDir() != null
+                    ? Files.createDirectories(settings.socketDir())
+                    : Files.createTempDirectory("spiffeidt-devstack-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the socket directory", e);
+        }
+        DevCa ca = DevCa.create(settings.trustDomain(), settings.svidTtl(), Clock.systemUTC());
+        this.workloadApi = DevWorkloadApi.start(ca, socketDir);
+        for (String name : WORKLOADS) {
+            workloadApi.addWorkload(name, idOf(name));
+        }
+    }
+
+    /** Starts everything; on failure, stops what was started and rethrows. */
+    public static DevStack start(DevStackSettings settings) {
+        DevStack stack = new DevStack(settings);
+        try {
+            stack.startComponent("idp");
+            for (String name : WORKLOADS) {
+                stack.startComponent(name);
+            }
+            return stack;
+        } catch (RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    /** The SPIFFE ID the stack gives a workload name. */
+    public SpiffeId idOf(String name) {
+        return SpiffeId.parse("spiffe://" + settings.trustDomain() + "/" + name);
+    }
+
+    /** The port a component listens on ({@code subject-wl}, ..., {@code idp}). */
+    public int port(String component) {
+        return ports.get(component);
+    }
+
+    /** The management (actuator) port of a workload. */
+    public int managementPort(String workload) {
+        return ports.get(workload + ".management");
+    }
+
+    /** The user-facing base URL of subject-wl. */
+    public URI subjectUrl() {
+        return URI.create("http://127.0.0.1:" + port("subject-wl"));
+    }
+
+    /** The base URL of the IdP (its issuer). */
+    public URI idpUrl() {
+        return URI.create("http://127.0.0.1:" + port("idp"));
+    }
+
+    /** The mTLS base URL of a workload. */
+    public URI mtlsUrl(String workload) {
+        return URI.create("https://127.0.0.1:" + port(workload));
+    }
+
+    /** The development Workload API. */
+    public DevWorkloadApi workloadApi() {
+        return workloadApi;
+    }
+
+    /** The socket directory. */
+    public Path socketDir() {
+        return socketDir;
+    }
+
+    /** The running context of a component, or {@code null} when stopped. */
+    public synchronized ConfigurableApplicationContext context(String component) {
+        return contexts.get(component);
+    }
+
+    /** Stops one component (e.g. to test how the others cope). */
+    public synchronized void stop(String component) {
+        ConfigurableApplicationContext ctx = contexts.remove(component);
+        if (ctx != null) {
+            ctx.close();
+        }
+    }
+
+    /** Starts a stopped component again, on the same ports and socket. */
+    public synchronized void restart(String component) {
+        stop(component);
+        startComponent(component);
+    }
+
+    /** A description of where everything listens. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("%-14s %-34s %-10s %s%n", "component", "listens", "actuator", "Workload API socket"));
+        sb.append(String.format("%-14s %-34s %-10s %s%n", "idp", idpUrl(), "-", "-"));
+        for (String name : List.of("subject-wl", "asserting-wl", "m-tier", "target-wl")) {
+            String url = name.equals("subject-wl") ? subjectUrl().toString() : mtlsUrl(name) + " (mTLS)";
+            sb.append(String.format(
+                    "%-14s %-34s %-10s %s%n", name, url, managementPort(name), workloadApi.socketPath(name)));
+        }
+        sb.append("trust domain ")
+                .append(settings.trustDomain())
+                .append(", SPIFFE IDs spiffe://")
+                .append(settings.trustDomain())
+                .append("/<component>");
+        return sb.toString();
+    }
+
+    private synchronized void startComponent(String name) {
+        List<String> args = new ArrayList<>();
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("spring.config.name", name);
+        props.put("server.port", String.valueOf(port(name)));
+        if (name.equals("idp")) {
+            props.put("spiffeidt.idp.issuer", idpUrl().toString());
+            // the IdP is no SPIFFE workload: keep workload-support's auto-configuration out of its context
+            props.put("spring.autoconfigure.exclude", "io.spiffeidt.support.SpiffeIdtAutoConfiguration");
+        } else {
+            props.put("management.server.port", String.valueOf(managementPort(name)));
+            props.put("management.server.address", "127.0.0.1");
+            props.put("spiffeidt.trust-domain", settings.trustDomain());
+            props.put("spiffeidt.workload-api.socket", "unix:" + workloadApi.socketPath(name));
+            props.put(
+                    "spiffeidt.endpoints.asserting-wl", mtlsUrl("asserting-wl").toString());
+            props.put("spiffeidt.endpoints.target-wl", mtlsUrl("target-wl").toString());
+            props.put("spiffeidt.endpoints.m-tier", mtlsUrl("m-tier").toString());
+            props.put("spiffeidt.oauth.issuers[0].issuer", idpUrl().toString());
+            // the IdP's Spring Security shares this JVM's classpath; the workloads authorize by SPIFFE ID
+            props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
+            props.putAll(settings.properties());
+        }
+        props.put("server.address", "127.0.0.1");
+        props.putAll(settings.workloadProperties().getOrDefault(name, Map.of()));
+        props.forEach((k, v) -> args.add("--" + k + "=" + v));
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(APPLICATIONS.get(name))
+                .properties(Map.of("spring.config.name", name))
+                .registerShutdownHook(false)
+                .run(args.toArray(String[]::new));
+        contexts.put(name, ctx);
+    }
+
+    private static Map<String, Integer> resolvePorts(Map<String, Integer> requested) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        requested.forEach((k, v) -> out.put(k, v == 0 ? freePort() : v));
+        return Map.copyOf(out);
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+
+    /** Stops the workloads (reverse order), the IdP and the Workload API. */
+    @Override
+    public synchronized void close() {
+        List<String> names = new ArrayList<>(contexts.keySet());
+        java.util.Collections.reverse(names);
+        for (String name : names) {
+            try {
+                contexts.remove(name).close();
+            } catch (RuntimeException e) {
+                // keep closing the others
+            }
+        }
+        workloadApi.close();
+    }
+}

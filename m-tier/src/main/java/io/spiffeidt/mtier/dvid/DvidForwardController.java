@@ -1,0 +1,96 @@
+package io.spiffeidt.mtier.dvid;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.mtier.config.MiddleTierProperties;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.DownstreamClient;
+import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.support.api.ValidateResponse;
+import jakarta.validation.Valid;
+import java.util.Optional;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * DVID at the middle tier (DESIGN.md, DVID row): remote validation at the asserting workload, then
+ * its introspection and the proof check against the DVID's {@code dpa}/{@code dpr}; the DVID is
+ * forwarded unchanged.
+ */
+@RestController
+@RequestMapping("/dvid")
+public class DvidForwardController {
+
+    private static final Mode MODE = Mode.DVID;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final DvidSettings settings;
+    private final SignatureProvider provider;
+    private final SpiffeId subject;
+    private final boolean introspect;
+
+    public DvidForwardController(
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            DvidSettings settings,
+            SignatureProvider provider,
+            WorkloadIdentity identity,
+            MiddleTierProperties properties) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.settings = settings;
+        this.provider = provider;
+        this.subject = identity.idOf(Role.SUBJECT_WL);
+        this.introspect = properties.dvid().introspect();
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
+        return forward("/dvid/balance", request);
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
+        return forward("/dvid/deposit", request);
+    }
+
+    private AccountResponse forward(String path, DocumentRequest request) {
+        return metrics.time(MODE, "validate", () -> {
+            DownstreamClient asserting = clients.client(MODE, Role.ASSERTING_WL);
+            DocumentRequest document = DocumentRequest.of(request.token());
+            ValidateResponse validated = metrics.time(
+                    MODE, "validate_call", () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
+            SpiffeId sub = SpiffeId.parse(validated.subject());
+            if (!sub.equals(subject)) {
+                throw new AssertionException(
+                        ErrorCode.DELEGATION_INVALID, "DVID subject " + sub + " is not the subject workload");
+            }
+            if (introspect) {
+                DvidIntrospection proof = metrics.time(
+                        MODE,
+                        "introspect_call",
+                        () -> asserting.post("/dvid/introspect", document, DvidIntrospection.class));
+                VerifiedDvid dvid = new VerifiedDvid(validated.result(), validated.jti(), sub, Optional.empty());
+                metrics.run(MODE, "zkp_verification", () -> proof.verify(dvid, settings, provider.provider()));
+            }
+            DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
+            return metrics.time(MODE, "target_request", () -> target.post(path, request, AccountResponse.class));
+        });
+    }
+}

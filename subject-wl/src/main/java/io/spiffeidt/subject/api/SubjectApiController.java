@@ -1,0 +1,131 @@
+package io.spiffeidt.subject.api;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.subject.flow.DvidSubjectFlow;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
+import io.spiffeidt.subject.session.DocumentSessions;
+import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.subject.session.UserKey;
+import io.spiffeidt.support.OAuthTokenVerifier;
+import io.spiffeidt.support.VerifiedOAuthToken;
+import io.spiffeidt.support.api.AccountResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The user-facing JSON API: {@code POST /api/{mode}/mint}, {@code /balance}, {@code /deposit} with
+ * the user's OAuth access token as {@code Authorization: Bearer}.
+ */
+@RestController
+@RequestMapping("/api/{mode}")
+public class SubjectApiController {
+
+    private final OAuthTokenVerifier oauth;
+    private final DocumentSessions sessions;
+    private final DvidSubjectFlow dvid;
+
+    public SubjectApiController(OAuthTokenVerifier oauth, DocumentSessions sessions, DvidSubjectFlow dvid) {
+        this.oauth = oauth;
+        this.sessions = sessions;
+        this.dvid = dvid;
+    }
+
+    @PostMapping("/mint")
+    public Map<String, Object> mint(
+            @PathVariable("mode") String mode,
+            @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization) {
+        SubjectFlow flow = flow(mode);
+        String accessToken = bearer(authorization);
+        UserKey user = user(flow.mode(), accessToken);
+        MintedDocument minted = flow.mint(accessToken);
+        sessions.keep(user, flow.mode(), minted.document());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("mode", flow.mode().pathSegment());
+        body.put("user", user.subject());
+        body.put("token", minted.document().token());
+        if (minted.document().artifacts() != null) {
+            body.put("artifacts", minted.document().artifacts());
+        }
+        body.put("size", minted.document().token().length());
+        if (minted.header() != null) {
+            body.put("header", minted.header());
+        }
+        body.put("claims", minted.claims());
+        body.put("expiresAt", minted.document().expiresAt());
+        return body;
+    }
+
+    @PostMapping("/balance")
+    public Map<String, Object> balance(
+            @PathVariable("mode") String mode,
+            @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization) {
+        return use(mode, authorization, "balance", null);
+    }
+
+    @PostMapping("/deposit")
+    public Map<String, Object> deposit(
+            @PathVariable("mode") String mode,
+            @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+            @RequestBody DepositRequest request) {
+        return use(mode, authorization, "deposit", request.amount());
+    }
+
+    private Map<String, Object> use(String mode, String authorization, String operation, Long amount) {
+        SubjectFlow flow = flow(mode);
+        String accessToken = bearer(authorization);
+        UserKey user = user(flow.mode(), accessToken);
+        boolean minted = false;
+        KeptDocument document = sessions.live(user, flow.mode()).orElse(null);
+        if (document == null) {
+            document = flow.mint(accessToken).document();
+            sessions.keep(user, flow.mode(), document);
+            minted = true;
+        }
+        AccountResponse account = flow.use(document, operation, amount);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("user", account.user());
+        body.put("balance", account.balance());
+        body.put("mode", account.mode());
+        body.put("path", account.path());
+        body.put("minted", minted);
+        return body;
+    }
+
+    private SubjectFlow flow(String name) {
+        Mode mode;
+        try {
+            mode = Mode.fromPathSegment(name);
+        } catch (AssertionException e) {
+            throw new UnknownModeException();
+        }
+        return switch (mode) {
+            case DVID -> dvid;
+            case ID_MODE, ANON_MODE, LSVID -> throw new ModeNotAvailableException(mode);
+        };
+    }
+
+    private static String bearer(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw new MissingBearerException();
+        }
+        String token = authorization.substring(7).trim();
+        if (token.isEmpty()) {
+            throw new MissingBearerException();
+        }
+        return token;
+    }
+
+    private UserKey user(Mode mode, String accessToken) {
+        VerifiedOAuthToken token = oauth.verify(mode, accessToken);
+        return new UserKey(token.issuer(), token.subject());
+    }
+}

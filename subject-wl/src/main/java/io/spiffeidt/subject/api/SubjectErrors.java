@@ -1,0 +1,41 @@
+package io.spiffeidt.subject.api;
+
+import java.net.URI;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/** Problem details for the subject workload's own failures (the rest is workload-support's). */
+@RestControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class SubjectErrors {
+
+    @ExceptionHandler(ModeNotAvailableException.class)
+    ProblemDetail notAvailable(ModeNotAvailableException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_IMPLEMENTED, e.getMessage());
+        problem.setTitle("Mode not implemented");
+        problem.setType(URI.create("urn:spiffeidt:problem:not-implemented"));
+        return problem;
+    }
+
+    @ExceptionHandler(UnknownModeException.class)
+    ProblemDetail unknown(UnknownModeException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        problem.setTitle("Unknown mode");
+        return problem;
+    }
+
+    @ExceptionHandler(MissingBearerException.class)
+    ResponseEntity<ProblemDetail> missingBearer(MissingBearerException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, e.getMessage());
+        problem.setTitle("Bearer token required");
+        return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .body(problem);
+    }
+}

@@ -1,0 +1,20 @@
+package io.spiffeidt.subject.flow;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.api.AccountResponse;
+
+/** One mode's part at the subject workload: obtain a document, then use it at the middle tier. */
+public interface SubjectFlow {
+
+    /** The mode this flow serves. */
+    Mode mode();
+
+    /** Obtains a document for the user of {@code accessToken} from the asserting workload. */
+    MintedDocument mint(String accessToken);
+
+    /**
+     * Uses a kept document for {@code operation} ({@code balance} or {@code deposit}) through the
+     * middle tier.
+     */
+    AccountResponse use(io.spiffeidt.subject.session.KeptDocument document, String operation, Long amount);
+}

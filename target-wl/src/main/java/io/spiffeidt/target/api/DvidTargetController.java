@@ -1,0 +1,79 @@
+package io.spiffeidt.target.api;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.support.api.ValidateResponse;
+import jakarta.validation.Valid;
+import java.util.List;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * DVID at the target (DESIGN.md, DVID row): remote validation at the asserting workload; {@code sub}
+ * must be the subject workload; the account is the DVID's {@code dpr}.
+ */
+@RestController
+@RequestMapping("/dvid")
+public class DvidTargetController {
+
+    private static final Mode MODE = Mode.DVID;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final AccountOperations accounts;
+    private final SpiffeId subject;
+
+    public DvidTargetController(
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            AccountOperations accounts,
+            WorkloadIdentity identity) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.accounts = accounts;
+        this.subject = identity.idOf(Role.SUBJECT_WL);
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
+        ValidateResponse dvid = validate(request);
+        return accounts.balance(MODE, dvid.result().delegation().dpr(), path(dvid));
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
+        ValidateResponse dvid = validate(request);
+        return accounts.deposit(MODE, dvid.result().delegation().dpr(), request.amount(), path(dvid));
+    }
+
+    private ValidateResponse validate(DocumentRequest request) {
+        return metrics.time(MODE, "validate", () -> {
+            ValidateResponse validated =
+                    metrics.time(MODE, "validate_call", () -> clients.client(MODE, Role.ASSERTING_WL)
+                            .post("/dvid/validate", DocumentRequest.of(request.token()), ValidateResponse.class));
+            SpiffeId sub = SpiffeId.parse(validated.subject());
+            if (!sub.equals(subject)) {
+                throw new AssertionException(
+                        ErrorCode.DELEGATION_INVALID, "DVID subject " + sub + " is not the subject workload");
+            }
+            return validated;
+        });
+    }
+
+    private static List<String> path(ValidateResponse dvid) {
+        return List.of(dvid.result().delegation().assertedBy(), dvid.subject());
+    }
+}
