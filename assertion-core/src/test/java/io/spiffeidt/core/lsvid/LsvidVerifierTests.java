@@ -9,6 +9,7 @@ import static io.spiffeidt.core.lsvid.LsvidFixture.relink;
 import static io.spiffeidt.core.lsvid.LsvidFixture.signed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
@@ -16,6 +17,7 @@ import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.VerifierContractTests;
 import io.spiffeidt.core.internal.Codec;
@@ -140,15 +142,11 @@ class LsvidVerifierTests extends VerifierContractTests {
         assertThat(r.layers())
                 .extracting(LayerInfo::issuer, LayerInfo::audience)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(
-                                F.mtier.id().toString(), F.target.id().toString()),
-                        org.assertj.core.groups.Tuple.tuple(
-                                F.subject.id().toString(), F.mtier.id().toString()),
-                        org.assertj.core.groups.Tuple.tuple(
-                                F.asserting.id().toString(), F.subject.id().toString()),
-                        org.assertj.core.groups.Tuple.tuple(
-                                F.subject.id().toString(), F.asserting.id().toString()),
-                        org.assertj.core.groups.Tuple.tuple("spiffe://example.org", null));
+                        tuple(F.mtier.id().toString(), F.target.id().toString()),
+                        tuple(F.subject.id().toString(), F.mtier.id().toString()),
+                        tuple(F.asserting.id().toString(), F.subject.id().toString()),
+                        tuple(F.subject.id().toString(), F.asserting.id().toString()),
+                        tuple("spiffe://example.org", null));
         assertThat(r.delegation().dpa()).isEqualTo(DPA);
         assertThat(r.delegation().dpr()).isEqualTo(DPR);
         assertThat(r.delegation().assertedBy()).isEqualTo(F.asserting.id().toString());
@@ -210,7 +208,7 @@ class LsvidVerifierTests extends VerifierContractTests {
         LsvidVerifier sunEc = new LsvidVerifier(new LsvidSettings(
                 F.asserting.id(),
                 F.pki.bundle(),
-                io.spiffeidt.core.VerificationProfile.STRICT,
+                VerificationProfile.STRICT,
                 Limits.defaults(),
                 LsvidFixture.time(NOW),
                 List.of(),
@@ -525,15 +523,28 @@ class LsvidVerifierTests extends VerifierContractTests {
     }
 
     @Test
-    void verifyWhenExpiredCertificateThenUntrustedKey() {
+    void verifyWhenCertificateOutlivedThenExpired() {
+        // every layer ends by its base's certificate notAfter, so a document never outlives it
         LsvidVerifier later =
                 new LsvidVerifier(F.settings().withTimeRules(LsvidFixture.time(NOW.plus(Duration.ofDays(2)))));
         Lsvid doc = F.at(NOW.plus(Duration.ofDays(1)).minusSeconds(30)).standard();
+        String encoded = LsvidCodec.encode(doc);
 
-        assertThatThrownBy(() -> later.verify(LsvidCodec.encode(doc), F.target.id(), F.mtier.presenter()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isIn(ErrorCode.EXPIRED, ErrorCode.UNTRUSTED_KEY);
+        assertThat(doc.token().payload().exp())
+                .isEqualTo(NOW.plus(Duration.ofDays(1)).getEpochSecond());
+        assertCode(() -> later.verify(encoded, F.target.id(), F.mtier.presenter()), ErrorCode.EXPIRED);
+    }
+
+    @Test
+    void verifyWhenCertificateNotYetValidThenUntrustedKey() {
+        Workload early = F.pki.issue("/subject-wl", NOW.plus(Duration.ofHours(1)), NOW.plus(Duration.ofDays(1)));
+        LsvidFixture.Builder b = F.now();
+        Lsvid asked = b.extend(b.start(early), early, F.asserting);
+
+        assertCode(
+                () -> F.verifier()
+                        .verify(LsvidCodec.encode(asked), F.asserting.id(), early.presenter(), DelegationRule.ABSENT),
+                ErrorCode.UNTRUSTED_KEY);
     }
 
     // ---- audience and presenter ----
