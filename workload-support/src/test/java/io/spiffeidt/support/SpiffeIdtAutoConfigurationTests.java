@@ -1,0 +1,146 @@
+package io.spiffeidt.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spiffe.workloadapi.X509Source;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+class SpiffeIdtAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+            .withBean(X509Source.class, () -> TestIdentities.source(Role.M_TIER))
+            .withPropertyValues("spiffeidt.workload=m-tier");
+
+    @Test
+    void verifyWhenRegisteredThenListedInAutoConfigurationImports() {
+        assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                        .getCandidates())
+                .contains(SpiffeIdtAutoConfiguration.class.getName());
+    }
+
+    @Test
+    void verifyWhenContextStartsThenEveryBeanPresent() {
+        runner.withPropertyValues(
+                        "spiffeidt.verification.skew=7s", "spiffeidt.verification.profile=original-compatible")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(Clock.class);
+                    assertThat(context.getBean(Limits.class)).isEqualTo(Limits.defaults());
+                    assertThat(context.getBean(TimeRules.class).skew()).isEqualTo(Duration.ofSeconds(7));
+                    assertThat(context.getBean(VerificationProfile.class))
+                            .isEqualTo(VerificationProfile.ORIGINAL_COMPATIBLE);
+                    assertThat(context.getBean(X509SourceFactory.class))
+                            .isInstanceOf(WorkloadApiX509SourceFactory.class);
+                    assertThat(context.getBean(WorkloadIdentity.class).self().toString())
+                            .isEqualTo("spiffe://example.org/m-tier");
+                    assertThat(context).hasSingleBean(SignatureProvider.class);
+                    assertThat(context).hasSingleBean(OperationMetrics.class);
+                    assertThat(context).hasSingleBean(OAuthTokenVerifier.class);
+                    assertThat(context).hasSingleBean(DownstreamClients.class);
+                    assertThat(context).doesNotHaveBean(ProblemDetailsAdvice.class);
+                });
+    }
+
+    @Test
+    void verifyWhenApplicationDefinesBeansThenAutoConfigurationBacksOff() {
+        Clock fixed = Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
+        runner.withBean(Clock.class, () -> fixed)
+                .withBean(SignatureProvider.class, () -> new SignatureProvider(CryptoProviderChoice.SUN))
+                .run(context -> {
+                    assertThat(context.getBean(Clock.class)).isSameAs(fixed);
+                    assertThat(context.getBean(TimeRules.class).now()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+                    assertThat(context.getBean(SignatureProvider.class).name()).isEqualTo("sun");
+                });
+    }
+
+    @Test
+    void verifyWhenCryptoProviderConfiguredThenUsed() {
+        runner.withPropertyValues("spiffeidt.crypto.provider=bc").run(context -> assertThat(
+                        context.getBean(SignatureProvider.class).name())
+                .isEqualTo("bc"));
+    }
+
+    @Test
+    void verifyWhenNoWorkloadApiThenStartupFailsWithinInitTimeout() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+                .withPropertyValues(
+                        "spiffeidt.workload=m-tier",
+                        "spiffeidt.workload-api.socket=unix:/nonexistent/spiffeidt-test.sock",
+                        "spiffeidt.workload-api.init-timeout=1s")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void verifyWhenMeterFiltersAppliedThenCommonTagsHistogramsAndPoolingTag() {
+        runner.withPropertyValues("spiffeidt.crypto.provider=bc").run(context -> {
+            MeterRegistry registry = new SimpleMeterRegistry();
+            context.getBeansOfType(MeterFilter.class).values().forEach(f -> registry.config()
+                    .meterFilter(f));
+
+            Timer client =
+                    Timer.builder("http.client.requests").tag("uri", "/x").register(registry);
+            Timer operation = Timer.builder(OperationMetrics.OPERATION_TIMER).register(registry);
+
+            assertThat(client.getId().getTag("pooling")).isEqualTo("none");
+            assertThat(client.getId().getTag("workload")).isEqualTo("m-tier");
+            assertThat(operation.getId().getTag("crypto.provider")).isEqualTo("bc");
+            MeterFilter histograms = context.getBean("spiffeIdtHistograms", MeterFilter.class);
+            DistributionStatisticConfig config =
+                    histograms.configure(operation.getId(), DistributionStatisticConfig.NONE);
+            assertThat(config.isPercentileHistogram()).isTrue();
+            assertThat(config.getPercentiles()).contains(0.5, 0.95, 0.99);
+            assertThat(histograms
+                            .configure(
+                                    Timer.builder("jvm.gc.pause")
+                                            .register(registry)
+                                            .getId(),
+                                    DistributionStatisticConfig.NONE)
+                            .isPercentileHistogram())
+                    .isNull();
+        });
+    }
+
+    @Test
+    void verifyWhenServletApplicationThenAdviceAuthorizationAndMtlsCustomizer() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+                .withBean(X509Source.class, () -> TestIdentities.source(Role.TARGET_WL))
+                .withPropertyValues("spiffeidt.workload=target-wl")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ProblemDetailsAdvice.class);
+                    assertThat(context).hasSingleBean(CallerAuthorization.class);
+                    assertThat(context).hasBean("spiffeMtlsServerCustomizer");
+                });
+    }
+
+    @Test
+    void verifyWhenMtlsDisabledThenNoMtlsCustomizer() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+                .withBean(X509Source.class, () -> TestIdentities.source(Role.SUBJECT_WL))
+                .withPropertyValues("spiffeidt.workload=subject-wl", "spiffeidt.server.mtls=false")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ProblemDetailsAdvice.class);
+                    assertThat(context).doesNotHaveBean("spiffeMtlsServerCustomizer");
+                });
+    }
+}
