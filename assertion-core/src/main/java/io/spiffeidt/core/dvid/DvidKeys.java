@@ -227,6 +227,9 @@ public final class DvidKeys {
                 if (n.signum() == 0 || e.signum() == 0) {
                     throw new AssertionException(ErrorCode.MALFORMED, "JWK RSA parameter is zero");
                 }
+                if (!n.testBit(0) || !e.testBit(0) || e.compareTo(BigInteger.valueOf(3)) < 0) {
+                    throw new AssertionException(ErrorCode.UNSUPPORTED, "unusable JWK RSA modulus or exponent");
+                }
                 key = KeyFactory.getInstance("RSA", provider).generatePublic(new RSAPublicKeySpec(n, e));
             } else {
                 if (!"P-256".equals(string(jwk, "crv", true))) {

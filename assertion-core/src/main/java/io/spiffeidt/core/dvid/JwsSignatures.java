@@ -36,6 +36,9 @@ final class JwsSignatures {
     /** Largest RSA modulus of a DVID key, bits. */
     static final int MAX_RSA_BITS = 16384;
 
+    /** Largest public exponent of a DVID key, bits (bounds the work of a verification). */
+    static final int MAX_EXPONENT_BITS = 64;
+
     /** NIST P-256 (secp256r1), FIPS 186-4 D.1.2.3. */
     static final ECParameterSpec P256 = new ECParameterSpec(
             new EllipticCurve(
@@ -54,7 +57,7 @@ final class JwsSignatures {
 
     /**
      * The algorithm a public key is used with, after checking it is usable: RSA of 2048 to 16384
-     * bits, or EC on P-256.
+     * bits with an odd exponent from 3 to 2^64, or EC on P-256.
      *
      * @throws AssertionException {@link ErrorCode#UNSUPPORTED} otherwise
      */
@@ -62,7 +65,11 @@ final class JwsSignatures {
         if (key instanceof RSAPublicKey rsa) {
             int bits = rsa.getModulus().bitLength();
             BigInteger e = rsa.getPublicExponent();
-            if (bits < MIN_RSA_BITS || bits > MAX_RSA_BITS || e.signum() <= 0 || !e.testBit(0)) {
+            if (bits < MIN_RSA_BITS
+                    || bits > MAX_RSA_BITS
+                    || e.compareTo(BigInteger.valueOf(3)) < 0
+                    || !e.testBit(0)
+                    || e.bitLength() > MAX_EXPONENT_BITS) {
                 throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported RSA key size or exponent");
             }
             return DvidAlgorithm.RS256;

@@ -151,6 +151,14 @@ class DvidKeysTests {
                 .isEqualTo(ErrorCode.UNSUPPORTED);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"AQ", "Ag", "AAE", "AQAAAAAAAAAAAQ"})
+    void verifyWhenRsaExponentIsDegenerateOrHugeThenUnsupported(String e) {
+        Map<String, Object> jwk = rsaJwk();
+        jwk.put("e", e);
+        assertCode(set(jwk), ErrorCode.UNSUPPORTED);
+    }
+
     @Test
     void verifyWhenEcPointNotOnTheCurveThenMalformed() throws GeneralSecurityException {
         Map<String, Object> jwk = new TreeMap<>(Json.parseObject(DvidKeys.jwk(ec())));
