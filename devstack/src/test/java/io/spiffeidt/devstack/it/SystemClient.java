@@ -1,0 +1,167 @@
+package io.spiffeidt.devstack.it;
+
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.devstack.DevStack;
+import io.spiffeidt.devstack.ca.IssuedSvid;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.Map;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A test client of the embedded system: the user's side (plain HTTP to subject-wl and the IdP) and a
+ * workload's side (SPIFFE mTLS with an SVID issued by the stack's Workload API, e.g. to pose as
+ * subject-wl or as an intruder).
+ */
+public final class SystemClient {
+
+    /** An HTTP answer: status and body. */
+    public record Answer(int status, String body) {
+        /** The body as JSON. */
+        public JsonNode json() {
+            return JSON.readTree(body);
+        }
+    }
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final DevStack stack;
+
+    public SystemClient(DevStack stack) {
+        this.stack = stack;
+    }
+
+    /** A user's access token from the dev IdP. */
+    public String userToken(String user) {
+        Answer a = send(
+                stack.idpUrl().resolve("/dev/token"),
+                "POST",
+                "application/x-www-form-urlencoded",
+                "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password=password",
+                Map.of(),
+                null);
+        if (a.status() != 200) {
+            throw new IllegalStateException("IdP answered " + a.status());
+        }
+        return a.json().get("access_token").asString();
+    }
+
+    /** {@code POST /api/{mode}/{operation}} at subject-wl as the user of {@code token}. */
+    public Answer user(String mode, String operation, String token, String jsonBody) {
+        return send(
+                stack.subjectUrl().resolve("/api/" + mode + "/" + operation),
+                "POST",
+                jsonBody == null ? null : "application/json",
+                jsonBody,
+                token == null ? Map.of() : Map.of("Authorization", "Bearer " + token),
+                null);
+    }
+
+    /**
+     * {@code POST path} with a JSON body at a workload's mTLS port, as the workload {@code asName}
+     * (registered with the stack's Workload API under {@code spiffe://<td>/<asName>} if new).
+     */
+    public Answer asWorkload(String asName, String workload, String path, String jsonBody) {
+        SSLContext ssl = sslContextFor(asName);
+        return send(stack.mtlsUrl(workload).resolve(path), "POST", "application/json", jsonBody, Map.of(), ssl);
+    }
+
+    /** An mTLS context holding {@code name}'s current SVID and trusting the stack's root. */
+    public SSLContext sslContextFor(String name) {
+        if (!stack.workloadApi().workloads().contains(name)) {
+            stack.workloadApi().addWorkload(name, stack.idOf(name));
+        }
+        IssuedSvid svid = stack.workloadApi().current(name);
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setKeyEntry("svid", svid.key(), new char[0], svid.chain().toArray(X509Certificate[]::new));
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, new char[0]);
+            KeyStore ts = KeyStore.getInstance("PKCS12");
+            ts.load(null, null);
+            ts.setCertificateEntry("root", stack.workloadApi().ca().root());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(ts);
+            SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+            ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** GET a workload's Prometheus scrape (management port, plain HTTP). */
+    public Answer prometheus(String workload) {
+        return send(
+                URI.create("http://127.0.0.1:" + stack.managementPort(workload) + "/actuator/prometheus"),
+                "GET",
+                null,
+                null,
+                Map.of(),
+                null);
+    }
+
+    /** The SPIFFE ID the stack gives {@code name}. */
+    public SpiffeId idOf(String name) {
+        return stack.idOf(name);
+    }
+
+    static Answer send(
+            URI uri, String method, String contentType, String body, Map<String, String> headers, SSLContext ssl) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+            if (c instanceof HttpsURLConnection https) {
+                https.setSSLSocketFactory(ssl.getSocketFactory());
+                // SVIDs carry a URI SAN only; the SPIFFE ID is what the trust check is about
+                https.setHostnameVerifier((host, session) -> true);
+            }
+            c.setRequestMethod(method);
+            c.setConnectTimeout(5000);
+            c.setReadTimeout(30000);
+            headers.forEach(c::setRequestProperty);
+            if (body != null) {
+                c.setDoOutput(true);
+                if (contentType != null) {
+                    c.setRequestProperty("Content-Type", contentType);
+                }
+                try (OutputStream out = c.getOutputStream()) {
+                    out.write(body.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            int status = c.getResponseCode();
+            InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+            String text = "";
+            if (in != null) {
+                try (in) {
+                    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                    in.transferTo(buf);
+                    text = buf.toString(StandardCharsets.UTF_8);
+                }
+            }
+            return new Answer(status, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A JSON string literal. */
+    public static String quote(String s) {
+        return JSON.writeValueAsString(s);
+    }
+}
