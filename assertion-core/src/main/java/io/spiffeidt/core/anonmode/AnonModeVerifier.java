@@ -86,7 +86,9 @@ public final class AnonModeVerifier {
      *
      * @param token the token as received
      * @param verifier the verifying workload's own SPIFFE ID
-     * @return the verified layers (outermost first), the delegation and sizes
+     * @return the verified layers (outermost first; each layer's issuer is base64url of its key as
+     *     recomputed from the chain, which the strict profile also requires of its {@code iss}), the
+     *     delegation ({@code assertedBy} = the root key) and sizes
      * @throws AssertionException with the code of the first failed check: {@link
      *     ErrorCode#LIMIT_EXCEEDED}, {@link ErrorCode#MALFORMED}, {@link ErrorCode#UNTRUSTED_KEY} (a
      *     small-order root key), {@link ErrorCode#BROKEN_LINK} (a hop {@code iss} that is not the

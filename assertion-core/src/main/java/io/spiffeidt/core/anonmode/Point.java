@@ -155,6 +155,7 @@ public final class Point {
         return o instanceof Point other && Arrays.equals(encoding(), other.encoding());
     }
 
+    /** The hash of the encoding. */
     @Override
     public int hashCode() {
         return Arrays.hashCode(encoding());

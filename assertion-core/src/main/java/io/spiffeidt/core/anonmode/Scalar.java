@@ -169,6 +169,7 @@ public final class Scalar {
         return o instanceof Scalar other && MessageDigest.isEqual(le, other.le);
     }
 
+    /** The hash of the encoding. */
     @Override
     public int hashCode() {
         return Arrays.hashCode(le);
