@@ -2,7 +2,6 @@ package io.spiffeidt.subject.api;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.subject.flow.DvidSubjectFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.DocumentSessions;
@@ -11,7 +10,9 @@ import io.spiffeidt.subject.session.UserKey;
 import io.spiffeidt.support.OAuthTokenVerifier;
 import io.spiffeidt.support.VerifiedOAuthToken;
 import io.spiffeidt.support.api.AccountResponse;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -31,12 +32,17 @@ public class SubjectApiController {
 
     private final OAuthTokenVerifier oauth;
     private final DocumentSessions sessions;
-    private final DvidSubjectFlow dvid;
+    private final Map<Mode, SubjectFlow> flows = new EnumMap<>(Mode.class);
 
-    public SubjectApiController(OAuthTokenVerifier oauth, DocumentSessions sessions, DvidSubjectFlow dvid) {
+    /** Every {@link SubjectFlow} bean serves its mode; a mode without one answers 501. */
+    public SubjectApiController(OAuthTokenVerifier oauth, DocumentSessions sessions, List<SubjectFlow> flows) {
         this.oauth = oauth;
         this.sessions = sessions;
-        this.dvid = dvid;
+        for (SubjectFlow flow : flows) {
+            if (this.flows.put(flow.mode(), flow) != null) {
+                throw new IllegalStateException("two flows for " + flow.mode());
+            }
+        }
     }
 
     @PostMapping("/mint")
@@ -107,9 +113,15 @@ public class SubjectApiController {
         } catch (AssertionException e) {
             throw new UnknownModeException();
         }
+        // no default: a new mode breaks the build until it is handled here
         return switch (mode) {
-            case DVID -> dvid;
-            case ID_MODE, ANON_MODE, LSVID -> throw new ModeNotAvailableException(mode);
+            case DVID, ID_MODE, ANON_MODE, LSVID -> {
+                SubjectFlow flow = flows.get(mode);
+                if (flow == null) {
+                    throw new ModeNotAvailableException(mode);
+                }
+                yield flow;
+            }
         };
     }
 
