@@ -9,7 +9,6 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.internal.X509Svids;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -55,22 +54,47 @@ import java.util.Optional;
  * IdModeArtifacts}); every payload is decoded and parsed once; signatures are checked over
  * slices of the received bytes.
  *
- * <p>Thread safety: immutable and safe for concurrent use.
+ * <p>Thread safety: safe for concurrent use; the only mutable state is the bounded memo of
+ * validated chains (see {@link #IdModeVerifier(IdModeSettings, Provider, int)}).
  */
 public final class IdModeVerifier {
 
+    /** How many validated certificate chains a verifier remembers by default. */
+    public static final int DEFAULT_CHAIN_CACHE_SIZE = 1024;
+
     private final IdModeSettings settings;
     private final Provider provider;
+    private final ValidatedChains chains;
 
     /**
-     * A verifier.
+     * A verifier that remembers up to {@link #DEFAULT_CHAIN_CACHE_SIZE} validated chains.
      *
      * @param settings pinned asserting workload, bundles, profile, limits, time rules
      * @param provider the JCA provider for ECDSA signature verification
      */
     public IdModeVerifier(IdModeSettings settings, Provider provider) {
+        this(settings, provider, DEFAULT_CHAIN_CACHE_SIZE);
+    }
+
+    /**
+     * A verifier.
+     *
+     * <p>Certificate chain validation (PKIX to the bundle, SPIFFE leaf rules) costs far more than
+     * the layer's ECDSA check, and a deployment has few SVIDs. A chain that validated is
+     * therefore remembered by its exact DER bytes, together with the bundle it validated against
+     * and the window in which all its certificates are valid; a later request with the same chain,
+     * an equal bundle and a time inside that window skips the PKIX work. Every other check,
+     * signatures included, runs on every request. {@code chainCacheSize} 0 validates every chain
+     * every time.
+     *
+     * @param settings pinned asserting workload, bundles, profile, limits, time rules
+     * @param provider the JCA provider for ECDSA signature verification
+     * @param chainCacheSize how many validated chains to remember (0 = none)
+     */
+    public IdModeVerifier(IdModeSettings settings, Provider provider, int chainCacheSize) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.provider = Objects.requireNonNull(provider, "provider");
+        this.chains = new ValidatedChains(chainCacheSize);
     }
 
     /** The settings this verifier checks against. */
@@ -145,7 +169,7 @@ public final class IdModeVerifier {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, k, "no trust bundle for the trust domain of " + iss);
             }
-            SpiffeId leafId = X509Svids.validate(chain, bundle.get(), now, k);
+            SpiffeId leafId = chains.validate(chain, artifacts.toBase64().get(k), bundle.get(), now, k);
             if (!leafId.equals(iss)) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, k, "certificate of " + leafId + " signed a layer of " + iss);
