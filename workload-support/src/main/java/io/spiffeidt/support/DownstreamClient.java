@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
@@ -64,6 +65,26 @@ public final class DownstreamClient {
      * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
      */
     public <T> T post(String path, Object jsonBody, Class<T> responseType) {
+        Objects.requireNonNull(responseType, "responseType");
+        return exchange(path, jsonBody, responseType == Void.class, response -> response.bodyTo(responseType));
+    }
+
+    /**
+     * As {@link #post(String, Object, Class)}, for generic response types (e.g. {@code List<Foo>}).
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T post(String path, Object jsonBody, ParameterizedTypeReference<T> responseType) {
+        Objects.requireNonNull(responseType, "responseType");
+        return exchange(path, jsonBody, false, response -> response.bodyTo(responseType));
+    }
+
+    @FunctionalInterface
+    private interface BodyReader<T> {
+        T read(RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse response) throws IOException;
+    }
+
+    private <T> T exchange(String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
         try {
             return transport.call(client -> client.post()
                     .uri(path)
@@ -74,10 +95,10 @@ public final class DownstreamClient {
                             (request, response) -> {
                                 HttpStatusCode status = response.getStatusCode();
                                 if (status.is2xxSuccessful()) {
-                                    if (responseType == Void.class) {
+                                    if (noBody) {
                                         return null;
                                     }
-                                    T body = response.bodyTo(responseType);
+                                    T body = reader.read(response);
                                     if (body == null) {
                                         throw new AssertionException(
                                                 ErrorCode.UPSTREAM_UNAVAILABLE,

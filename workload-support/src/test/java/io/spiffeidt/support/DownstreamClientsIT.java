@@ -26,6 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.web.client.RestClient;
 
 @SpringBootTest(
@@ -165,6 +166,30 @@ class DownstreamClientsIT {
                 .hasMessageContaining("target-wl answered " + code.name())
                 .extracting(e -> ((AssertionException) e).code())
                 .isEqualTo(code);
+    }
+
+    @Test
+    void verifyWhenGenericResponseTypeThenConverted() {
+        Map<String, Object> answer = client(ConnectionStrategy.POOLED)
+                .post("/test/echo", Map.of("k", "v"), new ParameterizedTypeReference<Map<String, Object>>() {});
+
+        assertThat(answer.get("body")).isEqualTo(Map.of("k", "v"));
+    }
+
+    @Test
+    void verifyWhenResponseNotWantedThenVoid() {
+        assertThat(client(ConnectionStrategy.NON_POOLED).post("/test/echo", Map.of(), Void.class))
+                .isNull();
+    }
+
+    @Test
+    void verifyWhenResponseIsNotTheExpectedTypeThenUpstreamUnavailable() {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        assertThatThrownBy(() -> client.post("/test/echo", Map.of(), Integer.class))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     @Test
