@@ -18,9 +18,14 @@ import org.springframework.core.env.PropertySource;
 class IdpInSharedJvmIT {
 
     @Test
-    void verifyWhenTwoIdpsRunInOneJvmThenEachHasItsOwnIssuerAndKey() throws Exception {
+    void verifyWhenTwoIdpsStartedByTheBuilderInOneJvmThenEachReadsIdpYmlAndHasItsOwnIssuerAndKey() throws Exception {
         try (ConfigurableApplicationContext first = IdpApplication.builder().run("--server.port=0");
                 ConfigurableApplicationContext second = IdpApplication.builder().run("--server.port=0")) {
+            // the builder selects idp.yml (spring.config.name=idp)
+            assertThat(first.getEnvironment().getProperty("spring.application.name"))
+                    .isEqualTo("idp");
+            assertThat(first.getEnvironment().getPropertySources().stream().map(PropertySource::getName))
+                    .anyMatch(name -> name.contains("idp.yml"));
             URI firstIssuer = issuerOf(first);
             URI secondIssuer = issuerOf(second);
             assertThat(firstIssuer).isNotEqualTo(secondIssuer);
@@ -34,16 +39,6 @@ class IdpInSharedJvmIT {
             String accessToken = (String) tokens.get("access_token");
             assertThat(firstClient.verify(accessToken).getSubject()).isEqualTo("user0005");
             assertThatThrownBy(() -> secondClient.verify(accessToken)).isInstanceOf(BadJOSEException.class);
-        }
-    }
-
-    @Test
-    void verifyWhenStartedByTheBuilderThenIdpYmlIsTheConfiguration() {
-        try (ConfigurableApplicationContext context = IdpApplication.builder().run("--server.port=0")) {
-            assertThat(context.getEnvironment().getProperty("spring.application.name"))
-                    .isEqualTo("idp");
-            assertThat(context.getEnvironment().getPropertySources().stream().map(PropertySource::getName))
-                    .anyMatch(name -> name.contains("idp.yml"));
         }
     }
 
