@@ -93,7 +93,7 @@ public final class IdModeArtifacts {
             throw new AssertionException(ErrorCode.MALFORMED, "missing artifacts");
         }
         limits.checkEncodedSize(json.length());
-        return fromJsonValue(Json.parse(json), limits);
+        return fromJsonValue(IdModeJson.parse(json, -1), limits);
     }
 
     /**

@@ -77,11 +77,11 @@ public record IdModeClaims(
     static IdModeClaims fromJson(Map<String, Object> json, Limits limits, int layer) {
         SpiffeId iss = spiffeId(json, "iss", limits, layer);
         SpiffeId aud = spiffeId(json, "aud", limits, layer);
-        Instant iat = Claims.optTime(json, "iat", layer);
+        Instant iat = IdModeJson.optTime(json, "iat", layer);
         if (iat == null) {
             throw new AssertionException(ErrorCode.MALFORMED, layer, "missing claim iat");
         }
-        Instant exp = Claims.optTime(json, "exp", layer);
+        Instant exp = IdModeJson.optTime(json, "exp", layer);
         String dpa = Claims.optString(json, "dpa", limits, layer);
         String dpr = Claims.optString(json, "dpr", limits, layer);
         return new IdModeClaims(iss, aud, iat, exp, dpa, dpr);

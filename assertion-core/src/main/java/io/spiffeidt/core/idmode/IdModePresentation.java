@@ -49,7 +49,7 @@ public record IdModePresentation(String token, IdModeArtifacts artifacts) {
             throw new AssertionException(ErrorCode.MALFORMED, "missing presentation");
         }
         limits.checkEncodedSize(json.length());
-        Map<String, Object> body = Json.parseObject(json);
+        Map<String, Object> body = IdModeJson.parseObject(json, -1);
         if (!(body.get("token") instanceof String token)) {
             throw new AssertionException(ErrorCode.MALFORMED, "presentation without a token string");
         }

@@ -4,7 +4,6 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,7 +89,7 @@ public final class IdModeToken {
             int p = depth - 1 - k;
             byte[] payload = decode(text.substring(starts[p], ends[p]), k);
             String json = Codec.utf8(payload);
-            claims.add(IdModeClaims.fromJson(parseObject(json, k), limits, k));
+            claims.add(IdModeClaims.fromJson(IdModeJson.parseObject(json, k), limits, k));
             int sIdx = depth + k;
             sigs[k] = decode(text.substring(starts[sIdx], ends[sIdx]), k);
         }
@@ -104,14 +103,6 @@ public final class IdModeToken {
             return Codec.fromB64url(segment);
         } catch (AssertionException e) {
             throw new AssertionException(ErrorCode.MALFORMED, layer, "segment is not strict base64url");
-        }
-    }
-
-    private static java.util.Map<String, Object> parseObject(String json, int layer) {
-        try {
-            return Json.parseObject(json);
-        } catch (AssertionException e) {
-            throw new AssertionException(ErrorCode.MALFORMED, layer, "payload is not one JSON object");
         }
     }
 

@@ -101,6 +101,40 @@ class IdModeTokenTests {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"1e999999999", "1e9999999999", "-1", "1E+20", "253402300800", "\"1\"", "true"})
+    void verifyWhenIatIsAnUnusableNumberThenMalformedPromptly(String iat) {
+        String json = "{\"aud\":\"spiffe://example.org/a\",\"iat\":" + iat + ",\"iss\":\"spiffe://example.org/b\"}";
+        String token = Codec.b64url(json) + "." + Codec.b64url(new byte[] {1});
+        assertThatThrownBy(() -> IdModeToken.parse(token, Limits.defaults()))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.MALFORMED);
+    }
+
+    @Test
+    void verifyWhenIatHasAFractionThenTruncated() {
+        String json = "{\"aud\":\"spiffe://example.org/a\",\"iat\":1700000000.9,\"iss\":\"spiffe://example.org/b\"}";
+        String token = Codec.b64url(json) + "." + Codec.b64url(new byte[] {1});
+        assertThat(IdModeToken.parse(token, Limits.defaults())
+                        .claims(0)
+                        .issuedAt()
+                        .getEpochSecond())
+                .isEqualTo(1700000000L);
+    }
+
+    @Test
+    void verifyWhenPresentationHasHugeExponentThenMalformed() {
+        assertThatThrownBy(() -> IdModePresentation.parse("{\"token\":1e9999999999}", Limits.defaults()))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatThrownBy(() -> IdModeArtifacts.parse("[[1e9999999999]]", Limits.defaults()))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.MALFORMED);
+    }
+
     @Test
     void verifyWhenDerSignatureNotCanonicalThenRejectedByTheChecker() {
         byte[] der = IdModeToken.parse(VALID.token(), Limits.defaults()).signature(0);
