@@ -79,6 +79,14 @@ class SpiffeIdtAutoConfigurationTests {
     }
 
     @Test
+    void verifyWhenPropertiesInvalidThenStartupFails() {
+        runner.withPropertyValues("spiffeidt.pooling.max-connections=0")
+                .run(context -> assertThat(context).hasFailed());
+        runner.withPropertyValues("spiffeidt.trust-domain= ")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
     void verifyWhenNoWorkloadApiThenStartupFailsWithinInitTimeout() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))

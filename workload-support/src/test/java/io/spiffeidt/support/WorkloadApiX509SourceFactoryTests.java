@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -28,8 +27,7 @@ class WorkloadApiX509SourceFactoryTests {
     }
 
     @Test
-    void verifyWhenSocketAddressInvalidThenIllegalState() throws Exception {
-        Files.createDirectories(dir);
+    void verifyWhenSocketAddressInvalidThenIllegalState() {
         WorkloadApiX509SourceFactory factory = new WorkloadApiX509SourceFactory("ftp://nowhere", Duration.ofSeconds(1));
 
         assertThatThrownBy(factory::open).isInstanceOf(IllegalStateException.class);
