@@ -50,7 +50,8 @@ import java.util.Optional;
  * iat + originalMaxAge}, and {@code exp} need not shrink outwards. Links, audience, presenter,
  * chains and signatures are checked under both profiles.
  *
- * <p>Error layer indexes count from the root (0). Every certificate is parsed once (in {@link
+ * <p>The result's {@code encodedSize} is the token's size in bytes; {@link IdModeSize} gives
+ * the artifacts' size too. Error layer indexes count from the root (0). Every certificate is parsed once (in {@link
  * IdModeArtifacts}); every payload is decoded and parsed once; signatures are checked over
  * slices of the received bytes.
  *
@@ -129,6 +130,15 @@ public final class IdModeVerifier {
         return doVerify(token, artifacts, verifier, null);
     }
 
+    private Optional<TrustBundle> bundleFor(SpiffeId iss, int layer) {
+        try {
+            return settings.bundles().bundleFor(iss.trustDomain());
+        } catch (RuntimeException e) {
+            throw new AssertionException(
+                    ErrorCode.UNTRUSTED_KEY, layer, "trust bundle of " + iss.trustDomain() + " unavailable", e);
+        }
+    }
+
     private VerifiedIdMode doVerify(String text, IdModeArtifacts artifacts, SpiffeId verifier, Presenter peer) {
         Objects.requireNonNull(verifier, "verifier");
         if (artifacts == null) {
@@ -164,7 +174,7 @@ public final class IdModeVerifier {
 
             // 3a. chain anchored in the bundle of the issuer's trust domain, SAN == iss
             SpiffeId iss = claims.issuer();
-            Optional<TrustBundle> bundle = settings.bundles().bundleFor(iss.trustDomain());
+            Optional<TrustBundle> bundle = bundleFor(iss, k);
             if (bundle == null || bundle.isEmpty()) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, k, "no trust bundle for the trust domain of " + iss);
