@@ -169,7 +169,7 @@ public final class AnonModeVerifier {
             }
             Scalar h = Schnorr.challenge(rEnc, parsed.signingInput(i), yEnc);
             if (i < depth - 1) {
-                y = r.subtract(y.multiply(h));
+                y = r.subtract(y.multiplyPublic(h));
                 if (y.isSmallOrder()) {
                     throw new AssertionException(ErrorCode.BAD_SIGNATURE, i + 1, "derived key of small order");
                 }

@@ -392,6 +392,75 @@ final class Ed25519Group {
         return acc;
     }
 
+    /** Width of the variable-time window NAF. */
+    private static final int WNAF_WIDTH = 5;
+
+    /**
+     * Width-5 NAF of a 32-byte little-endian scalar: digits odd in (-16, 16) or zero, no two
+     * non-zero digits closer than 5 positions. Variable-time; public scalars only.
+     */
+    static byte[] wnaf(byte[] scalar) {
+        byte[] naf = new byte[256 + WNAF_WIDTH + 1];
+        int carry = 0;
+        int pos = 0;
+        while (pos < 256) {
+            int bit = (scalar[pos >>> 3] >>> (pos & 7)) & 1;
+            if (bit == carry) {
+                pos++;
+                continue;
+            }
+            int word = carry;
+            for (int j = 0; j < WNAF_WIDTH && pos + j < 256; j++) {
+                word += ((scalar[(pos + j) >>> 3] >>> ((pos + j) & 7)) & 1) << j;
+            }
+            int digit = word;
+            carry = 0;
+            if (word >= 1 << (WNAF_WIDTH - 1)) {
+                digit = word - (1 << WNAF_WIDTH);
+                carry = 1;
+            }
+            naf[pos] = (byte) digit;
+            pos += WNAF_WIDTH;
+        }
+        if (carry != 0) {
+            naf[pos] = 1;
+        }
+        return naf;
+    }
+
+    /**
+     * Variable-time k*p (width-5 window NAF over the odd multiples p, 3p, ..., 15p), for public
+     * points and scalars only (verification).
+     */
+    static Ext multiplyVar(Ext p, byte[] k) {
+        Cached[] odd = new Cached[1 << (WNAF_WIDTH - 2)];
+        odd[0] = toCached(p);
+        Ext two = new Ext();
+        dbl(p, two, true);
+        Cached twoCached = toCached(two);
+        Ext multiple = p.copy();
+        for (int i = 1; i < odd.length; i++) {
+            add(multiple, twoCached, false, multiple);
+            odd[i] = toCached(multiple);
+        }
+        byte[] naf = wnaf(k);
+        int top = naf.length - 1;
+        while (top >= 0 && naf[top] == 0) {
+            top--;
+        }
+        Ext acc = identity();
+        for (int i = top; i >= 0; i--) {
+            int digit = naf[i];
+            if (i < top) {
+                dbl(acc, acc, digit != 0 || i == 0);
+            }
+            if (digit != 0) {
+                add(acc, odd[Math.abs(digit) >>> 1], digit < 0, acc);
+            }
+        }
+        return acc;
+    }
+
     private static void select(Cached[] table, int digit, Cached out) {
         int neg = digit >>> 31;
         int abs = (digit ^ -neg) + neg;

@@ -83,6 +83,11 @@ public final class Point {
         return new Point(Ed25519Group.multiply(ext, k.bytes()), null);
     }
 
+    /** {@code k·this} in variable time: only for public points and scalars (verification). */
+    Point multiplyPublic(Scalar k) {
+        return new Point(Ed25519Group.multiplyVar(ext, k.bytes()), null);
+    }
+
     /** {@code this + other}. */
     public Point add(Point other) {
         Ed25519Group.Ext r = new Ed25519Group.Ext();

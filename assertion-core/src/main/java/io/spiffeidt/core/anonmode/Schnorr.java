@@ -91,7 +91,7 @@ public final class Schnorr {
 
     /** Whether {@code s·B + h·Y == R}, i.e. {@code s·B == R - h·Y}. */
     static boolean holds(Point publicKey, Scalar h, Point commitment, Scalar s) {
-        Point lhs = Point.multiplyBase(s).add(publicKey.multiply(h));
+        Point lhs = Point.multiplyBase(s).add(publicKey.multiplyPublic(h));
         return lhs.equals(commitment);
     }
 }

@@ -79,6 +79,33 @@ class Ed25519GroupTests {
     }
 
     @Test
+    void multiplyPublicWhenAnyScalarThenSameAsConstantTimeMultiply() {
+        List<Scalar> scalars = new ArrayList<>(List.of(
+                Scalar.ZERO,
+                Scalar.ONE,
+                Scalar.of(BigInteger.TWO),
+                Scalar.of(BigInteger.valueOf(16)),
+                Scalar.of(BigInteger.valueOf(31)),
+                Scalar.of(BigInteger.TWO.pow(252)),
+                Scalar.ONE.negate(),
+                Scalar.of(BigInteger.TWO.pow(252).subtract(BigInteger.ONE))));
+        for (int i = 0; i < 40; i++) {
+            scalars.add(randomScalar());
+        }
+        Point p = Point.multiplyBase(randomScalar());
+        Point q = Point.multiplyBase(randomScalar());
+        for (Scalar k : scalars) {
+            Point expected = p.multiply(k);
+            Point actual = p.multiplyPublic(k);
+
+            assertThat(actual).as(k.toBigInteger().toString(16)).isEqualTo(expected);
+            // the result's T coordinate must be complete: use it in further additions
+            assertThat(actual.add(q)).isEqualTo(expected.add(q));
+            assertThat(q.subtract(actual)).isEqualTo(q.subtract(expected));
+        }
+    }
+
+    @Test
     void addSubtractNegateTwiceWhenRandomPointsThenMatchReferenceModel() {
         for (int i = 0; i < 100; i++) {
             Point p = Point.multiplyBase(randomScalar());
