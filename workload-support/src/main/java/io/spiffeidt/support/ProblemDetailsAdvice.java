@@ -2,6 +2,7 @@ package io.spiffeidt.support;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.support.internal.RequestBodyLimitFilter;
 import jakarta.validation.ConstraintViolationException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -34,7 +35,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  *       {@code UPSTREAM_UNAVAILABLE} is 503 when a {@link ConnectException} (connection refused)
  *       is in its cause chain, else 502.
  *   <li>Unreadable JSON, missing parameter, wrong type, failed validation: 400, code {@code
- *       MALFORMED}.
+ *       MALFORMED}; a request body over 1 MiB: 413 {@code LIMIT_EXCEEDED} (see {@link
+ *       RequestBodyLimitFilter}).
  *   <li>Other Spring MVC errors keep their status without a code: 404 unknown path, 405 method, 406,
  *       415 media type.
  *   <li>{@link CallerNotAllowedException}: 403 "Caller not allowed", no code.
@@ -71,6 +73,11 @@ public class ProblemDetailsAdvice {
     /** A body that is not the expected JSON. */
     @ExceptionHandler({HttpMessageNotReadableException.class, TypeMismatchException.class})
     public ResponseEntity<ProblemDetail> unreadable(Exception e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof RequestBodyLimitFilter.BodyTooLargeException) {
+                return coded(413, ErrorCode.LIMIT_EXCEEDED, "LIMIT_EXCEEDED: request body over the limit");
+            }
+        }
         return coded(400, ErrorCode.MALFORMED, "request body or parameter cannot be read");
     }
 

@@ -11,6 +11,7 @@ import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.internal.RequestBodyLimitFilter;
 import io.spiffeidt.support.internal.SpiffeMtlsConnectorCustomizer;
 import java.time.Clock;
 import java.util.List;
@@ -25,8 +26,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -214,6 +217,15 @@ public class SpiffeIdtAutoConfiguration {
         @ConditionalOnMissingBean
         public ProblemDetailsAdvice problemDetailsAdvice() {
             return new ProblemDetailsAdvice();
+        }
+
+        /** Bounds request bodies (1 MiB) before they are buffered. */
+        @Bean
+        public FilterRegistrationBean<RequestBodyLimitFilter> spiffeIdtRequestBodyLimitFilter() {
+            FilterRegistrationBean<RequestBodyLimitFilter> registration =
+                    new FilterRegistrationBean<>(new RequestBodyLimitFilter());
+            registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+            return registration;
         }
 
         /** {@link AllowedCallers} enforcement (on the mTLS port) and {@link Caller} parameters. */

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.testapp.TestWorkloadApplication;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -112,6 +114,36 @@ class ProblemDetailsIT {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains(value);
+    }
+
+    @Test
+    void verifyWhenDeclaredBodyOver1MiBThen413BeforeReading() throws Exception {
+        String value = "z".repeat(1100 * 1024);
+
+        assertCoded(postJson("/test/echo", "{\"big\":\"" + value + "\"}"), 413, ErrorCode.LIMIT_EXCEEDED);
+    }
+
+    @Test
+    void verifyWhenChunkedBodyOver1MiBThen413() throws Exception {
+        byte[] body = ("{\"big\":\"" + "w".repeat(1100 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/test/echo"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                .build();
+
+        assertCoded(CLIENT.send(request, HttpResponse.BodyHandlers.ofString()), 413, ErrorCode.LIMIT_EXCEEDED);
+    }
+
+    @Test
+    void verifyWhenChunkedBodyUnderLimitThenAccepted() throws Exception {
+        byte[] body = ("{\"big\":\"" + "v".repeat(300 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/test/echo"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                .build();
+
+        assertThat(CLIENT.send(request, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
