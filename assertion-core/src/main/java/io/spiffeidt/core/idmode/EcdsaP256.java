@@ -47,7 +47,7 @@ final class EcdsaP256 {
 
     /** Whether {@code key} is an EC key on the NIST P-256 curve. */
     static boolean isP256(java.security.Key key) {
-        if (!(key instanceof ECKey ec) || !"EC".equals(key.getAlgorithm())) {
+        if (!(key instanceof ECKey ec)) {
             return false;
         }
         ECParameterSpec params = ec.getParams();

@@ -190,6 +190,26 @@ class IdModeRoundTripTests {
         assertThat(chain(2).toString()).doesNotContain(chain(2).token().substring(0, 20));
     }
 
+    @Test
+    void verifyWhenSignerKeyFromBouncyCastleEcdsaGeneratorThenAcceptedAndNonP256Refused() {
+        java.security.KeyPair ecdsa = TestPki.keyPair("ECDSA", new java.security.spec.ECGenParameterSpec("secp256r1"));
+        assertThat(ecdsa.getPrivate().getAlgorithm()).isEqualTo("ECDSA");
+        IdModeCredentials hop = CA.credentials(ecdsa, CA.id("bc-hop"), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER);
+        IdModePresentation root =
+                new IdModeMinter(ASSERTING, IdModeWorld.time(), TestPki.BC).mint(hop.spiffeId(), DPA, DPR, null);
+        IdModePresentation two = IdModeWorld.extend(hop, root, receiver(2).spiffeId(), NOW);
+        assertThat(IdModeWorld.verifier()
+                        .verify(two, receiver(2).spiffeId(), IdModeWorld.presenter(hop))
+                        .depth())
+                .isEqualTo(2);
+
+        java.security.KeyPair p384 = TestPki.keyPair("EC", new java.security.spec.ECGenParameterSpec("secp384r1"));
+        assertThatThrownBy(() -> CA.credentials(p384, CA.id("p384"), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UNSUPPORTED);
+    }
+
     /** A presentation of {@code depth} layers, addressed to {@code receiver(depth)}. */
     private static IdModePresentation chain(int depth) {
         IdModePresentation p = IdModeWorld.mint(NOW);
