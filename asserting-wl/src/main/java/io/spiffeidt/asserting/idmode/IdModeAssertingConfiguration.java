@@ -1,0 +1,25 @@
+package io.spiffeidt.asserting.idmode;
+
+import io.spiffeidt.asserting.config.AssertingProperties;
+import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.support.WorkloadIdentity;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The asserting workload's ID-Mode signing identity and introspection store. */
+@Configuration(proxyBeanMethods = false)
+public class IdModeAssertingConfiguration {
+
+    @Bean
+    IdModeSigningIdentity idModeSigningIdentity(WorkloadIdentity identity) {
+        return new IdModeSigningIdentity(identity);
+    }
+
+    @Bean
+    IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(Clock clock, AssertingProperties properties) {
+        return new InMemoryIntrospectionStore<>(
+                clock, properties.introspection().maxEntries());
+    }
+}

@@ -1,0 +1,160 @@
+package io.spiffeidt.target.idmode;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Delegation;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.dvid.DvidKeys;
+import io.spiffeidt.core.dvid.EmbeddedZkp;
+import io.spiffeidt.core.idmode.IdModeArtifacts;
+import io.spiffeidt.core.idmode.IdModeVerifier;
+import io.spiffeidt.core.idmode.Presenter;
+import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.target.api.AccountOperations;
+import jakarta.validation.Valid;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * ID-Mode at the target (DESIGN.md, ID-Mode row): verifies the whole chain and its presenter (the
+ * mTLS peer, by SPIFFE ID and key), optionally introspects the root at the asserting workload and
+ * checks the proof against the root's {@code dpa}/{@code dpr}, then serves the account of {@code dpr}
+ * with the verified path (the issuers from the asserting workload outwards, then this workload).
+ */
+@RestController
+@RequestMapping("/id-mode")
+public class IdModeTargetController {
+
+    private static final Mode MODE = Mode.ID_MODE;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final AccountOperations accounts;
+    private final IdModeVerifier verifier;
+    private final Provider rsaProvider;
+    private final VerificationProfile profile;
+    private final Limits limits;
+    private final SpiffeId self;
+    private final boolean introspect;
+
+    public IdModeTargetController(
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            AccountOperations accounts,
+            IdModeVerifier verifier,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            WorkloadIdentity identity,
+            IdModeTargetProperties properties) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.accounts = accounts;
+        this.verifier = verifier;
+        // the IdP key is RSA: with the SunEC choice, the JDK provider that has RSA builds it
+        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+        this.profile = profile;
+        this.limits = limits;
+        this.self = identity.self();
+        this.introspect = properties.introspect();
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        VerifiedIdMode verified = validate(request, caller);
+        return accounts.balance(MODE, verified.result().delegation().dpr(), path(verified));
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        VerifiedIdMode verified = validate(request, caller);
+        return accounts.deposit(MODE, verified.result().delegation().dpr(), request.amount(), path(verified));
+    }
+
+    private VerifiedIdMode validate(DocumentRequest request, Caller caller) {
+        if (request.artifacts() == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "ID-Mode token without artifacts");
+        }
+        return metrics.time(MODE, "validate", () -> {
+            VerifiedIdMode verified = verifier.verify(
+                    request.token(),
+                    IdModeArtifacts.parse(request.artifacts(), limits),
+                    self,
+                    new Presenter(caller.id(), caller.publicKey()));
+            if (introspect) {
+                introspect(verified);
+            }
+            return verified;
+        });
+    }
+
+    /** Asks the asserting workload about the root only (the path beyond it is none of its business). */
+    private void introspect(VerifiedIdMode verified) {
+        String root = rootOf(verified.presentation().token(), verified.depth());
+        DvidIntrospection answer = metrics.time(MODE, "introspect_call", () -> clients.client(MODE, Role.ASSERTING_WL)
+                .post("/id-mode/introspect", DocumentRequest.of(root), DvidIntrospection.class));
+        Delegation delegation = verified.result().delegation();
+        metrics.run(MODE, "zkp_verification", () -> verifyProof(answer, delegation));
+    }
+
+    /**
+     * The proof must show that the asserting workload holds an IdP-signed OAuth token of {@code
+     * iss = dpa}, {@code sub = dpr}; the IdP key comes from the asserting workload's answer (the
+     * peer this client authorizes), and a {@code kid} in the OAuth header must be the key's.
+     */
+    private void verifyProof(DvidIntrospection answer, Delegation delegation) {
+        String jwkKid = DvidKeys.kidOf(answer.idpKey());
+        PublicKey key = DvidKeys.parseJwk(answer.idpKey(), rsaProvider);
+        if (!(key instanceof RSAPublicKey rsa)) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, "the IdP key is not an RSA key");
+        }
+        new EmbeddedZkp(answer.msg(), answer.zkp())
+                .verify(
+                        delegation.dpa(),
+                        delegation.dpr(),
+                        (issuer, kid) -> {
+                            if (!kid.isEmpty() && !jwkKid.isEmpty() && !kid.equals(jwkKid)) {
+                                throw new AssertionException(
+                                        ErrorCode.UNTRUSTED_KEY, "the IdP key id is not the OAuth token's");
+                            }
+                            return rsa;
+                        },
+                        profile,
+                        limits);
+    }
+
+    /** The root {@code P(0).S(0)}: the middle payload and middle signature segments of the token. */
+    private static String rootOf(String token, int depth) {
+        String[] parts = token.split("\\.", -1);
+        return parts[depth - 1] + "." + parts[depth];
+    }
+
+    private List<String> path(VerifiedIdMode verified) {
+        List<String> path = new ArrayList<>(verified.path().size() + 1);
+        verified.path().forEach(id -> path.add(id.toString()));
+        path.add(self.toString());
+        return path;
+    }
+}
