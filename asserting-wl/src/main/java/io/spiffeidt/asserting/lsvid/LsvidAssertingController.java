@@ -1,0 +1,66 @@
+package io.spiffeidt.asserting.lsvid;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.OAuthTokenVerifier;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.VerifiedOAuthToken;
+import io.spiffeidt.support.api.LsvidExtendRequest;
+import io.spiffeidt.support.api.LsvidExtendResponse;
+import io.spiffeidt.support.api.OAuthSummary;
+import jakarta.validation.Valid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * LSVID at the asserting workload (spec/lsvid.md "Flows", mint): verifies the user's OAuth token and
+ * the subject workload's LSVID (outermost issuer = the mTLS peer, by name and key; audience = this
+ * workload; no delegation yet), then adds the delegation layer addressed to the peer. Nothing is
+ * stored: the target verifies offline.
+ */
+@RestController
+@RequestMapping("/lsvid")
+public class LsvidAssertingController {
+
+    private static final Logger log = LoggerFactory.getLogger(LsvidAssertingController.class);
+    private static final Mode MODE = Mode.LSVID;
+
+    private final OAuthTokenVerifier oauthVerifier;
+    private final LsvidAssertingHop hop;
+    private final OperationMetrics metrics;
+
+    public LsvidAssertingController(OAuthTokenVerifier oauthVerifier, LsvidAssertingHop hop, OperationMetrics metrics) {
+        this.oauthVerifier = oauthVerifier;
+        this.hop = hop;
+        this.metrics = metrics;
+    }
+
+    @PostMapping("/extendlsvid")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public LsvidExtendResponse extend(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
+        VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, request.accessToken());
+        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
+        LsvidVerification incoming = metrics.time(MODE, "validate", () -> hop.verifier()
+                .verify(request.lsvid(), hop.self(), presenter, DelegationRule.ABSENT));
+        Lsvid delegated = metrics.time(
+                MODE,
+                "mint",
+                () -> hop.delegate(
+                        incoming.document(), caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+        String encoded = LsvidCodec.encode(delegated);
+        metrics.recordDocumentSize(MODE, delegated.depth(), encoded.length());
+        log.debug("delegated LSVID for {} to {} (depth {})", oauth.subject(), caller.id(), delegated.depth());
+        return new LsvidExtendResponse(encoded, new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+    }
+}

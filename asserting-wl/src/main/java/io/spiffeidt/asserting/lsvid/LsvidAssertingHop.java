@@ -1,0 +1,99 @@
+package io.spiffeidt.asserting.lsvid;
+
+import io.spiffe.svid.x509svid.X509Svid;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.TrustBundle;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
+import io.spiffeidt.core.lsvid.LsvidExtender;
+import io.spiffeidt.core.lsvid.LsvidSettings;
+import io.spiffeidt.core.lsvid.LsvidToken;
+import io.spiffeidt.core.lsvid.LsvidVerifier;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.WorkloadIdentity;
+import java.security.Provider;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The asserting workload's part of LSVID (spec/lsvid.md "Flows", mint): its own base document kept
+ * current with its X.509-SVID, the strict verifier against the current trust bundle, and the
+ * delegation layer.
+ *
+ * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate).
+ */
+public class LsvidAssertingHop {
+
+    private final WorkloadIdentity identity;
+    private final VerificationProfile profile;
+    private final Limits limits;
+    private final TimeRules timeRules;
+    private final Provider provider;
+    private final LsvidBaseBuilder bases;
+    private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
+
+    public LsvidAssertingHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        this.identity = identity;
+        this.profile = profile;
+        this.limits = limits;
+        this.timeRules = timeRules;
+        this.provider = provider.provider();
+        this.bases = new LsvidBaseBuilder(timeRules, this.provider);
+    }
+
+    /** This workload's SPIFFE ID: the audience incoming documents must name. */
+    public SpiffeId self() {
+        return identity.self();
+    }
+
+    /** The limits documents are decoded under. */
+    public Limits limits() {
+        return limits;
+    }
+
+    /** The verifier for the current trust bundle (rebuilt when the bundle changes). */
+    public LsvidVerifier verifier() {
+        TrustBundle bundle = identity.bundle();
+        LsvidVerifier current = verifier.get();
+        if (current != null && current.settings().trustBundle().equals(bundle)) {
+            return current;
+        }
+        LsvidVerifier fresh = new LsvidVerifier(new LsvidSettings(
+                identity.idOf(Role.ASSERTING_WL), bundle, profile, limits, timeRules, List.of(), provider));
+        verifier.set(fresh);
+        return fresh;
+    }
+
+    /**
+     * Adds the delegation layer ({@code dpa}, {@code dpr}) addressed to {@code subject}, signed with
+     * the current SVID key; the layer never outlives the OAuth token it came from.
+     *
+     * @throws AssertionException {@link ErrorCode#EXPIRED} when the OAuth token has no time left
+     */
+    public Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
+        Duration left = Duration.between(timeRules.now(), oauthExpiresAt);
+        if (left.getSeconds() <= 0) {
+            throw new AssertionException(ErrorCode.EXPIRED, "the OAuth token has no lifetime left");
+        }
+        Duration lifetime = left.compareTo(timeRules.lifetime()) < 0 ? left : timeRules.lifetime();
+        TimeRules rules = new TimeRules(timeRules.clock(), timeRules.skew(), lifetime, timeRules.originalMaxAge());
+        // one SVID snapshot: the base and the key that signs must belong together
+        X509Svid svid = identity.svid();
+        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
+        return new LsvidExtender(rules, provider)
+                .extendWithDelegation(document, base, svid.getPrivateKey(), subject, dpa, dpr);
+    }
+}

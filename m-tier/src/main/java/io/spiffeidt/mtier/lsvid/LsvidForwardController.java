@@ -1,0 +1,71 @@
+package io.spiffeidt.mtier.lsvid;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import jakarta.validation.Valid;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * LSVID at the middle tier (DESIGN.md, LSVID row): verifies the document offline (anchored bases,
+ * every layer, the pinned delegation, audience = this workload, bearer = the mTLS peer by name and
+ * key), extends it with {@code aud} = the target and forwards it. No call to the asserting workload.
+ */
+@RestController
+@RequestMapping("/lsvid")
+public class LsvidForwardController {
+
+    private static final Mode MODE = Mode.LSVID;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final LsvidMiddleTierHop hop;
+    private final SpiffeId target;
+
+    public LsvidForwardController(
+            DownstreamClients clients, OperationMetrics metrics, LsvidMiddleTierHop hop, WorkloadIdentity identity) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.hop = hop;
+        this.target = identity.idOf(Role.TARGET_WL);
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("/lsvid/balance", request, caller);
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("/lsvid/deposit", request, caller);
+    }
+
+    private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
+        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
+        LsvidVerification verified = metrics.time(MODE, "validate", () -> hop.verifier()
+                .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED));
+        Lsvid extended = metrics.time(MODE, "extend", () -> hop.extend(verified.document(), target));
+        String encoded = LsvidCodec.encode(extended);
+        metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());
+        DocumentRequest forwarded = new DocumentRequest(encoded, request.amount(), null);
+        return metrics.time(MODE, "target_request", () -> clients.client(MODE, Role.TARGET_WL)
+                .post(path, forwarded, AccountResponse.class));
+    }
+}

@@ -1,0 +1,24 @@
+package io.spiffeidt.mtier.lsvid;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.WorkloadIdentity;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The middle tier's LSVID beans. */
+@Configuration(proxyBeanMethods = false)
+public class LsvidMiddleTierConfiguration {
+
+    @Bean
+    LsvidMiddleTierHop lsvidMiddleTierHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        return new LsvidMiddleTierHop(identity, provider, profile, limits, timeRules);
+    }
+}

@@ -1,0 +1,24 @@
+package io.spiffeidt.target.lsvid;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.WorkloadIdentity;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The target's LSVID beans. */
+@Configuration(proxyBeanMethods = false)
+public class LsvidTargetConfiguration {
+
+    @Bean
+    LsvidTargetHop lsvidTargetHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        return new LsvidTargetHop(identity, provider, profile, limits, timeRules);
+    }
+}

@@ -1,0 +1,75 @@
+package io.spiffeidt.target.lsvid;
+
+import io.spiffeidt.core.LayerInfo;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.target.api.AccountOperations;
+import jakarta.validation.Valid;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * LSVID at the target (DESIGN.md, LSVID row): verifies the whole document offline (anchored bases,
+ * every layer, the pinned delegation exactly once, audience = this workload, bearer = the mTLS peer
+ * by name and key) and reads {@code dpr} from the delegation layer the verifier found. It makes no
+ * call to the asserting workload.
+ */
+@RestController
+@RequestMapping("/lsvid")
+public class LsvidTargetController {
+
+    private static final Mode MODE = Mode.LSVID;
+
+    private final OperationMetrics metrics;
+    private final AccountOperations accounts;
+    private final LsvidTargetHop hop;
+
+    public LsvidTargetController(OperationMetrics metrics, AccountOperations accounts, LsvidTargetHop hop) {
+        this.metrics = metrics;
+        this.accounts = accounts;
+        this.hop = hop;
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        VerifiedResult verified = verify(request, caller);
+        return accounts.balance(MODE, verified.delegation().dpr(), path(verified));
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        VerifiedResult verified = verify(request, caller);
+        return accounts.deposit(MODE, verified.delegation().dpr(), request.amount(), path(verified));
+    }
+
+    private VerifiedResult verify(DocumentRequest request, Caller caller) {
+        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
+        return metrics.time(MODE, "validate", () -> hop.verifier()
+                .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED)
+                .toResult());
+    }
+
+    /** The issuers of the extension layers, innermost first (the base's issuer is the trust domain). */
+    private static List<String> path(VerifiedResult verified) {
+        List<LayerInfo> layers = verified.layers();
+        List<String> path = new ArrayList<>(layers.size() - 1);
+        for (int i = layers.size() - 2; i >= 0; i--) {
+            path.add(layers.get(i).issuer());
+        }
+        return path;
+    }
+}
