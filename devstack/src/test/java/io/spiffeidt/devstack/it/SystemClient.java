@@ -106,6 +106,27 @@ public final class SystemClient {
         }
     }
 
+    /** The leaf certificate a workload's mTLS port presents now (a new handshake). */
+    public X509Certificate serverLeaf(String workload) {
+        SSLContext ssl = sslContextFor("probe");
+        try {
+            HttpsURLConnection c = (HttpsURLConnection)
+                    stack.mtlsUrl(workload).resolve("/actuator").toURL().openConnection();
+            c.setSSLSocketFactory(ssl.getSocketFactory());
+            c.setHostnameVerifier((host, session) -> true);
+            c.setConnectTimeout(5000);
+            c.setReadTimeout(10000);
+            c.connect();
+            try {
+                return (X509Certificate) c.getServerCertificates()[0];
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** GET a workload's Prometheus scrape (management port, plain HTTP). */
     public Answer prometheus(String workload) {
         return send(
