@@ -53,6 +53,10 @@ public final class Claims {
         if (v instanceof BigInteger bi) {
             secs = bi;
         } else if (v instanceof BigDecimal bd) {
+            // range first: toBigInteger() of 1e999999999 would not finish
+            if (bd.signum() < 0 || bd.compareTo(new BigDecimal(MAX_SECONDS)) > 0) {
+                throw new AssertionException(ErrorCode.MALFORMED, layer, "claim " + name + " out of range");
+            }
             secs = bd.toBigInteger();
         } else if (v instanceof Number n) {
             secs = BigInteger.valueOf(n.longValue());

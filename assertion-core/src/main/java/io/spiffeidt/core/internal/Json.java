@@ -379,7 +379,11 @@ public final class Json {
             if (lit.length() > 64) {
                 throw new AssertionException(ErrorCode.LIMIT_EXCEEDED, "number literal too long");
             }
-            return integral ? new BigInteger(lit) : new BigDecimal(lit);
+            try {
+                return integral ? new BigInteger(lit) : new BigDecimal(lit);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw error("number out of range");
+            }
         }
     }
 }
