@@ -121,18 +121,26 @@ public final class DownstreamClient {
 
     private AssertionException failure(HttpStatusCode status, InputStream body) {
         String code = null;
+        String detail = null;
         try {
             byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
             Map<String, Object> problem = Json.parseObject(new String(bytes, StandardCharsets.UTF_8));
             if (problem.get("code") instanceof String c) {
                 code = c;
             }
+            // our problem details never carry document bytes, so the verdict's reason can travel on
+            if (problem.get("detail") instanceof String d) {
+                detail = d.length() > 300 ? d.substring(0, 300) : d;
+            }
         } catch (IOException | RuntimeException e) {
             code = null;
         }
         ErrorCode known = known(code);
         if (known != null) {
-            return new AssertionException(known, downstream.workloadName() + " answered " + known.name());
+            return new AssertionException(
+                    known,
+                    downstream.workloadName() + " answered " + known.name()
+                            + (detail == null ? "" : " (" + detail + ")"));
         }
         return new AssertionException(
                 ErrorCode.UPSTREAM_UNAVAILABLE, downstream.workloadName() + " answered HTTP " + status.value());
