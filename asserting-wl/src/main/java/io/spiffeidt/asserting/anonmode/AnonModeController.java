@@ -1,0 +1,136 @@
+package io.spiffeidt.asserting.anonmode;
+
+import io.spiffeidt.asserting.config.AssertingProperties.ZkpTiming;
+import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.anonmode.AnonModeMinter;
+import io.spiffeidt.core.anonmode.MintedAnonMode;
+import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.OAuthTokenVerifier;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.VerifiedOAuthToken;
+import io.spiffeidt.support.api.AccessTokenRequest;
+import io.spiffeidt.support.api.AnonModeIntrospectRequest;
+import io.spiffeidt.support.api.MintResponse;
+import io.spiffeidt.support.api.OAuthSummary;
+import jakarta.validation.Valid;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Anon-Mode endpoints of the asserting workload (spec/anon-mode.md "Minting", "Endpoints"): the
+ * root, signed with a fresh random key and addressed to the mTLS caller, and the introspection of a
+ * root this workload minted. The root key is random, so the introspection record is the only link
+ * between a root and this workload: a verifier asks for it by the root {@code P(0).R(0)}.
+ */
+@RestController
+@RequestMapping("/anon-mode")
+public class AnonModeController {
+
+    private static final Logger log = LoggerFactory.getLogger(AnonModeController.class);
+    private static final Mode MODE = Mode.ANON_MODE;
+
+    /** base64url length of an encoded point (the root's {@code R(0)} segment). */
+    private static final int POINT_SEGMENT_CHARS = 43;
+
+    private final OAuthTokenVerifier oauthVerifier;
+    private final AnonModeMinter minter;
+    private final IntrospectionStore<AnonModeIntrospectionEntry> store;
+    private final OperationMetrics metrics;
+    private final AnonModeAssertingProperties settings;
+    private final SecureRandom random = new SecureRandom();
+
+    public AnonModeController(
+            OAuthTokenVerifier oauthVerifier,
+            AnonModeMinter minter,
+            IntrospectionStore<AnonModeIntrospectionEntry> store,
+            OperationMetrics metrics,
+            AnonModeAssertingProperties settings) {
+        this.oauthVerifier = oauthVerifier;
+        this.minter = minter;
+        this.store = store;
+        this.metrics = metrics;
+        this.settings = settings;
+    }
+
+    /**
+     * Verifies the user's OAuth token and mints a root {@code {aud: caller, dpa: iss, dpr: sub, exp,
+     * iat, iss: fresh key}}; the root identifier is recorded for introspection until the root
+     * expires.
+     */
+    @PostMapping("/schnorr-assertion")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
+        String accessToken = request.accessToken();
+        VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
+        DvidIntrospection proof = null;
+        if (settings.zkp() == ZkpTiming.AT_MINT) {
+            proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
+        }
+        MintedAnonMode root = metrics.time(
+                MODE, "mint", () -> minter.mint(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+        String pending = proof == null ? accessToken : null;
+        store.put(storeKey(root.rootIdentifier()), new AnonModeIntrospectionEntry(proof, pending), root.expiresAt());
+        metrics.recordDocumentSize(MODE, 1, root.token().length());
+        log.debug("minted an Anon-Mode root for {} (caller {})", oauth.subject(), caller.id());
+        return new MintResponse(
+                root.token(), null, new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+    }
+
+    /**
+     * The proof record of a live root this workload minted, given its root identifier {@code
+     * P(0).R(0)}; 404 ({@code NOT_FOUND}) when unknown or expired.
+     */
+    @PostMapping("/introspect")
+    @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
+    public DvidIntrospection introspect(@Valid @RequestBody AnonModeIntrospectRequest request) {
+        String root = request.root();
+        checkRootShape(root);
+        String key = storeKey(root);
+        AnonModeIntrospectionEntry entry = store.get(key)
+                .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
+        if (entry.introspection() != null) {
+            return entry.introspection();
+        }
+        VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
+        DvidIntrospection proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        store.replace(key, new AnonModeIntrospectionEntry(proof, null));
+        return proof;
+    }
+
+    /** {@code P(0) . R(0)}: one payload segment and one 32-byte point segment, nothing more. */
+    private static void checkRootShape(String root) {
+        int dot = root.indexOf('.');
+        if (dot <= 0 || root.indexOf('.', dot + 1) >= 0 || root.length() - dot - 1 != POINT_SEGMENT_CHARS) {
+            throw new AssertionException(ErrorCode.MALFORMED, "not an Anon-Mode root P(0).R(0)");
+        }
+    }
+
+    private DvidIntrospection prove(String accessToken, VerifiedOAuthToken oauth) {
+        return DvidIntrospection.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+    }
+
+    /** The root text's SHA-256 (base64url): the root itself is never a key of the store. */
+    private static String storeKey(String root) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(root.getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.spiffeidt.mtier.anonmode;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.anonmode.AnonModeExtender;
+import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.support.AllowedCallers;
+import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import jakarta.validation.Valid;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Anon-Mode at the middle tier (DESIGN.md, Anon-Mode row): concatenated verification of the token
+ * (the root addressed to the subject workload), then, unless switched off, one more anonymous layer
+ * signed with the key the token hands over, and the token is forwarded to the target. The root's
+ * binding to the asserting workload is checked by the target (introspection).
+ */
+@RestController
+@RequestMapping("/anon-mode")
+public class AnonModeForwardController {
+
+    private static final Mode MODE = Mode.ANON_MODE;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final AnonModeVerifier verifier;
+    private final AnonModeExtender extender;
+    private final SpiffeId self;
+    private final boolean extend;
+
+    public AnonModeForwardController(
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            AnonModeVerifier verifier,
+            AnonModeExtender extender,
+            WorkloadIdentity identity,
+            AnonModeMtierProperties properties) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.verifier = verifier;
+        this.extender = extender;
+        this.self = identity.self();
+        this.extend = properties.extend();
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
+        return forward("/anon-mode/balance", request);
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
+        return forward("/anon-mode/deposit", request);
+    }
+
+    private AccountResponse forward(String path, DocumentRequest request) {
+        VerifiedResult verified = metrics.time(MODE, "validate", () -> verifier.verify(request.token(), self));
+        String token = request.token();
+        if (extend) {
+            token = metrics.time(MODE, "extend", () -> extender.extend(request.token(), self));
+            metrics.recordDocumentSize(MODE, verified.depth() + 1, token.length());
+        }
+        DocumentRequest forwarded = new DocumentRequest(token, request.amount(), null);
+        return metrics.time(MODE, "target_request", () -> clients.client(MODE, Role.TARGET_WL)
+                .post(path, forwarded, AccountResponse.class));
+    }
+}

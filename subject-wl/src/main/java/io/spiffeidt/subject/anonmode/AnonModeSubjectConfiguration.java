@@ -1,0 +1,54 @@
+package io.spiffeidt.subject.anonmode;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.anonmode.AnonModeExtender;
+import io.spiffeidt.core.anonmode.AnonModeSettings;
+import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.support.WorkloadIdentity;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The subject workload's Anon-Mode verifier (for the root it receives, addressed to itself) and
+ * extender.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AnonModeSubjectConfiguration {
+
+    @Bean
+    AnonModeVerifier anonModeVerifier(
+            WorkloadIdentity identity,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            AnonModeSubjectProperties properties) {
+        return new AnonModeVerifier(settings(identity, profile, limits, timeRules, properties));
+    }
+
+    @Bean
+    AnonModeExtender anonModeExtender(
+            WorkloadIdentity identity,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            AnonModeSubjectProperties properties) {
+        return new AnonModeExtender(
+                settings(identity, profile, limits, timeRules, properties), NonceSource.secureRandom());
+    }
+
+    private static AnonModeSettings settings(
+            WorkloadIdentity identity,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            AnonModeSubjectProperties properties) {
+        if (properties.includeIid() && profile == VerificationProfile.STRICT) {
+            throw new IllegalStateException("spiffeidt.subject.anon-mode.include-iid needs "
+                    + "spiffeidt.verification.profile=original-compatible (strict verifiers reject iid)");
+        }
+        return new AnonModeSettings(identity.self(), profile, limits, timeRules, properties.includeIid());
+    }
+}

@@ -1,0 +1,105 @@
+package io.spiffeidt.subject.flow;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Delegation;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.LayerInfo;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.anonmode.AnonModeExtender;
+import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.OperationMetrics;
+import io.spiffeidt.support.Role;
+import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.api.AccessTokenRequest;
+import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.support.api.MintResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+
+/**
+ * Anon-Mode at the subject workload (DESIGN.md, Anon-Mode row): the asserting workload mints a root
+ * with a fresh key, addressed to this workload; it is verified when received and kept in the user's
+ * session. Every use extends the kept root by one anonymous layer, signed with the key the root
+ * hands over (its {@code s}), and sends it to the middle tier. Two uses of one root are two
+ * different extensions of it, both valid (the fork property of the scheme).
+ */
+@Component
+public class AnonModeSubjectFlow implements SubjectFlow {
+
+    private static final Mode MODE = Mode.ANON_MODE;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final AnonModeVerifier verifier;
+    private final AnonModeExtender extender;
+    private final SpiffeId self;
+
+    public AnonModeSubjectFlow(
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            AnonModeVerifier verifier,
+            AnonModeExtender extender,
+            WorkloadIdentity identity) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.verifier = verifier;
+        this.extender = extender;
+        this.self = identity.self();
+    }
+
+    @Override
+    public Mode mode() {
+        return MODE;
+    }
+
+    @Override
+    public MintedDocument mint(String accessToken) {
+        MintResponse minted = metrics.time(MODE, "mint", () -> clients.client(MODE, Role.ASSERTING_WL)
+                .post("/anon-mode/schnorr-assertion", new AccessTokenRequest(accessToken), MintResponse.class));
+        if (minted.token() == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no Anon-Mode root");
+        }
+        // the root-only check: signature, times, audience = this workload, delegation in the root
+        VerifiedResult root = metrics.time(MODE, "validate", () -> verifier.verify(minted.token(), self));
+        if (root.depth() != 1) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
+        }
+        Delegation delegation = root.delegation();
+        if (minted.oauth() != null
+                && (!delegation.dpr().equals(minted.oauth().subject())
+                        || !delegation.dpa().equals(minted.oauth().issuer()))) {
+            throw new AssertionException(
+                    ErrorCode.DELEGATION_INVALID, "the delegation does not name the user of the access token");
+        }
+        KeptDocument kept =
+                new KeptDocument(minted.token(), null, root.outermost().expiresAt());
+        return new MintedDocument(kept, null, claims(root));
+    }
+
+    @Override
+    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+        String extended = metrics.time(MODE, "extend", () -> extender.extend(document.token(), self));
+        metrics.recordDocumentSize(MODE, 2, extended.length());
+        return clients.client(MODE, Role.M_TIER)
+                .post("/anon-mode/" + operation, new DocumentRequest(extended, amount, null), AccountResponse.class);
+    }
+
+    /** What the page shows of the verified root: its claims ({@code iss} is the fresh root key). */
+    private static Map<String, Object> claims(VerifiedResult root) {
+        LayerInfo layer = root.outermost();
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("aud", layer.audience());
+        claims.put("dpa", root.delegation().dpa());
+        claims.put("dpr", root.delegation().dpr());
+        claims.put("exp", layer.expiresAt() == null ? null : layer.expiresAt().getEpochSecond());
+        claims.put("iat", layer.issuedAt() == null ? null : layer.issuedAt().getEpochSecond());
+        claims.put("iss", layer.issuer());
+        return claims;
+    }
+}
