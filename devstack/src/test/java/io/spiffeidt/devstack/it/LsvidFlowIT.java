@@ -1,0 +1,405 @@
+package io.spiffeidt.devstack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidExtender;
+import io.spiffeidt.core.lsvid.LsvidToken;
+import io.spiffeidt.devstack.DevStack;
+import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.ca.IssuedSvid;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * LSVID through the four tiers over real SPIFFE mTLS (the development Workload API) with the
+ * development IdP: the user's walk-through, the bearer check by name and by key (with a rotated SVID),
+ * wrong audiences, a second delegation, bad input, metrics.
+ *
+ * <p>The test poses as a workload by holding that workload's current SVID from the development
+ * Workload API: it extends documents with the workload's key and presents them over mTLS with the
+ * workload's certificate, exactly as the workload itself would.
+ */
+class LsvidFlowIT {
+
+    private static final TimeRules TIME = TimeRules.defaults(Clock.systemUTC());
+
+    private static DevStack stack;
+    private static SystemClient client;
+
+    @BeforeAll
+    static void start() {
+        stack = DevStack.start(DevStackSettings.ephemeral());
+        client = new SystemClient(stack);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void flowWhenTwoUsersInParallelThenEachKeepsOwnBalanceAndTheVerifiedPath() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> a = pool.submit(() -> walkThrough("user0041", 25));
+            Future<Long> b = pool.submit(() -> walkThrough("user0042", 40));
+            assertThat(a.get()).isEqualTo(25 + 25 + 1);
+            assertThat(b.get()).isEqualTo(40 + 40 + 1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private long walkThrough(String user, long amount) {
+        String token = client.userToken(user);
+        Answer minted = client.user("lsvid", "mint", token, null);
+        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
+        JsonNode mint = minted.json();
+        assertThat(mint.get("mode").asString()).isEqualTo("lsvid");
+        assertThat(mint.get("user").asString()).isEqualTo(user);
+        assertThat(mint.has("header")).isFalse();
+        JsonNode claims = mint.get("claims");
+        assertThat(claims.get("dpr").asString()).isEqualTo(user);
+        assertThat(claims.get("assertedBy").asString()).isEqualTo(id("asserting-wl"));
+        assertThat(claims.get("depth").asInt()).isEqualTo(3);
+        JsonNode outer = claims.get("layers").get(0);
+        assertThat(outer.get("iss").asString()).isEqualTo(id("asserting-wl"));
+        assertThat(outer.get("aud").asString()).isEqualTo(id("subject-wl"));
+        assertThat(claims.get("layers").get(2).get("iss").asString())
+                .isEqualTo("spiffe://" + client.idOf("subject-wl").trustDomain());
+        assertThat(outer.get("exp").asLong())
+                .isLessThanOrEqualTo(claims.get("layers").get(1).get("exp").asLong());
+        String document = mint.get("token").asString();
+        assertThat(mint.get("size").asInt()).isEqualTo(document.length());
+        Lsvid decoded = LsvidCodec.decode(document);
+        assertThat(decoded.depth()).isEqualTo(3);
+        assertThat(decoded.token().payload().dpr()).isEqualTo(user);
+
+        Answer balance = client.user("lsvid", "balance", token, null);
+        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
+        assertThat(balance.json().get("user").asString()).isEqualTo(user);
+        assertThat(balance.json().get("balance").asLong()).isZero();
+        assertThat(balance.json().get("minted").asBoolean()).isFalse();
+        assertThat(strings(balance.json().get("path")))
+                .containsExactly(id("subject-wl"), id("asserting-wl"), id("subject-wl"), id("m-tier"));
+
+        for (long deposit : List.of(amount, amount, 1L)) {
+            Answer d = client.user("lsvid", "deposit", token, "{\"amount\":" + deposit + "}");
+            assertThat(d.status()).as(d.body()).isEqualTo(200);
+            assertThat(d.json().get("mode").asString()).isEqualTo("lsvid");
+        }
+        Answer after = client.user("lsvid", "balance", token, null);
+        assertThat(after.json().get("user").asString()).isEqualTo(user);
+        return after.json().get("balance").asLong();
+    }
+
+    @Test
+    void balanceWhenNoDocumentKeptThenMintsFirstAndSaysSo() {
+        String token = client.userToken("user0043");
+        Answer balance = client.user("lsvid", "balance", token, null);
+        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
+        assertThat(balance.json().get("minted").asBoolean()).isTrue();
+        assertThat(balance.json().get("user").asString()).isEqualTo("user0043");
+    }
+
+    @Test
+    void presentWhenPeerIsNotTheOutermostIssuerThen403WrongPresenter() {
+        String token = client.userToken("user0044");
+        Lsvid minted = mintedFor(token);
+
+        // m-tier: a document target-wl extended for m-tier, replayed by subject-wl (allowed to call m-tier)
+        Lsvid viaTarget = extendAs("target-wl", extendAs("subject-wl", minted, "target-wl"), "m-tier");
+        Answer atMTier = client.asWorkload("subject-wl", "m-tier", "/lsvid/balance", body(viaTarget));
+        assertThat(atMTier.status()).as(atMTier.body()).isEqualTo(403);
+        assertThat(atMTier.json().get("code").asString()).isEqualTo("WRONG_PRESENTER");
+
+        // target: a document subject-wl extended for target-wl, presented by m-tier
+        Lsvid forTarget = extendAs("subject-wl", minted, "target-wl");
+        Answer atTarget = client.asWorkload("m-tier", "target-wl", "/lsvid/balance", body(forTarget));
+        assertThat(atTarget.status()).as(atTarget.body()).isEqualTo(403);
+        assertThat(atTarget.json().get("code").asString()).isEqualTo("WRONG_PRESENTER");
+
+        // asserting: m-tier's own request for a delegation, presented by subject-wl
+        Lsvid mTierRequest = extendAs("m-tier", start("m-tier"), "asserting-wl");
+        Answer atAsserting =
+                client.asWorkload("subject-wl", "asserting-wl", "/lsvid/extendlsvid", extendBody(token, mTierRequest));
+        assertThat(atAsserting.status()).as(atAsserting.body()).isEqualTo(403);
+        assertThat(atAsserting.json().get("code").asString()).isEqualTo("WRONG_PRESENTER");
+
+        // the same minted document, extended and presented by its issuer, is accepted
+        Answer genuine = client.asWorkload(
+                "subject-wl", "m-tier", "/lsvid/balance", body(extendAs("subject-wl", minted, "m-tier")));
+        assertThat(genuine.status()).as(genuine.body()).isEqualTo(200);
+        assertThat(genuine.json().get("user").asString()).isEqualTo("user0044");
+    }
+
+    @Test
+    void presentWhenCallerNotAllowedOrWrongAudienceThen403() {
+        String token = client.userToken("user0045");
+        Lsvid forMTier = extendAs("subject-wl", mintedFor(token), "m-tier");
+        String body = body(forMTier);
+        // a workload outside the allow-lists is refused before any verification
+        assertThat(client.asWorkload("intruder", "m-tier", "/lsvid/balance", body)
+                        .status())
+                .isEqualTo(403);
+        assertThat(client.asWorkload("intruder", "target-wl", "/lsvid/balance", body)
+                        .status())
+                .isEqualTo(403);
+        assertThat(client.asWorkload(
+                                "intruder",
+                                "asserting-wl",
+                                "/lsvid/extendlsvid",
+                                extendBody(token, extendAs("subject-wl", start("subject-wl"), "asserting-wl")))
+                        .status())
+                .isEqualTo(403);
+        // subject-wl may not skip the middle tier
+        assertThat(client.asWorkload("subject-wl", "target-wl", "/lsvid/balance", body)
+                        .status())
+                .isEqualTo(403);
+        // m-tier forwarding a document addressed to itself, unextended
+        Answer unextended = client.asWorkload("m-tier", "target-wl", "/lsvid/balance", body);
+        assertThat(unextended.status()).as(unextended.body()).isEqualTo(403);
+        assertThat(unextended.json().get("code").asString()).isEqualTo("WRONG_AUDIENCE");
+    }
+
+    @Test
+    void extendWhenDocumentAlreadyDelegatedThenDelegationInvalid() {
+        String token = client.userToken("user0046");
+        // subject-wl asks again with a document that already carries a delegation
+        Lsvid again = extendAs("subject-wl", mintedFor(token), "asserting-wl");
+        Answer a = client.asWorkload("subject-wl", "asserting-wl", "/lsvid/extendlsvid", extendBody(token, again));
+        assertThat(a.status()).as(a.body()).isEqualTo(403);
+        assertThat(a.json().get("code").asString()).isEqualTo("DELEGATION_INVALID");
+
+        // a document without any delegation is refused by the middle tier
+        Lsvid undelegated = extendAs("subject-wl", start("subject-wl"), "m-tier");
+        Answer b = client.asWorkload("subject-wl", "m-tier", "/lsvid/balance", body(undelegated));
+        assertThat(b.status()).as(b.body()).isEqualTo(403);
+        assertThat(b.json().get("code").asString()).isEqualTo("DELEGATION_INVALID");
+    }
+
+    /**
+     * The bearer rule of spec/lsvid.md step 5 is by name and key: the peer must hold the key that
+     * signed the outermost layer, a matching SPIFFE ID is not enough. A workload whose SVID rotated
+     * (same SPIFFE ID, new key) can present neither a layer it signed with the old key over a
+     * connection with its new certificate, nor a new layer over a connection with its old (still
+     * valid) certificate: 403 WRONG_PRESENTER. It rebuilds its base from the new SVID and extends
+     * again; the inner layers signed with the old key stay valid (their {@code iss.id} embeds the
+     * old, still anchored certificate). Two replicas sharing one SPIFFE ID cannot present each
+     * other's layers either.
+     *
+     * <p>The rotated workload is a second replica of subject-wl (same SPIFFE ID, its own SVID), so
+     * the running services' SVIDs stay as they are; {@link LsvidRotationIT} rotates the running
+     * workloads themselves.
+     */
+    @Test
+    void presentWhenSvidRotatedThenOldLayerWrongPresenterRebuiltBaseAcceptedAndServicesKeepServing() throws Exception {
+        String replica = "subject-wl-replica";
+        stack.workloadApi().addWorkload(replica, client.idOf("subject-wl"));
+        String token = client.userToken("user0047");
+        assertThat(client.user("lsvid", "deposit", token, "{\"amount\":7}").status())
+                .isEqualTo(200);
+        Lsvid minted = mintedFor(token);
+        IssuedSvid before = stack.workloadApi().current(replica);
+        assertThat(before.id()).isEqualTo(client.idOf("subject-wl"));
+        Lsvid oldLayer = extendAs(replica, minted, "m-tier");
+        Answer accepted = client.asWorkload(replica, "m-tier", "/lsvid/balance", body(oldLayer));
+        assertThat(accepted.status()).as(accepted.body()).isEqualTo(200);
+
+        // the other replica: the same SPIFFE ID, another key
+        Answer otherReplica = client.asWorkload("subject-wl", "m-tier", "/lsvid/balance", body(oldLayer));
+        assertThat(otherReplica.status()).as(otherReplica.body()).isEqualTo(403);
+        assertThat(otherReplica.json().get("code").asString()).isEqualTo("WRONG_PRESENTER");
+
+        stack.workloadApi().rotate(replica);
+        IssuedSvid after = stack.workloadApi().current(replica);
+        assertThat(after.id()).isEqualTo(before.id());
+        assertThat(after.leaf().getPublicKey()).isNotEqualTo(before.leaf().getPublicKey());
+
+        // right SPIFFE ID, new certificate over TLS, layer signed with the old key
+        Answer stale = client.asWorkload(replica, "m-tier", "/lsvid/balance", body(oldLayer));
+        assertThat(stale.status()).as(stale.body()).isEqualTo(403);
+        assertThat(stale.json().get("code").asString()).isEqualTo("WRONG_PRESENTER");
+        assertThat(stale.body()).doesNotContain(LsvidCodec.encode(oldLayer));
+
+        // old certificate over TLS (still valid), layer signed with the new key
+        Lsvid newLayer = extendAs(replica, minted, "m-tier");
+        Answer oldCert = SystemClient.send(
+                stack.mtlsUrl("m-tier").resolve("/lsvid/balance"),
+                "POST",
+                "application/json",
+                body(newLayer),
+                Map.of(),
+                sslContext(before));
+        assertThat(oldCert.status()).as(oldCert.body()).isEqualTo(403);
+        assertThat(oldCert.json().get("code").asString()).isEqualTo("WRONG_PRESENTER");
+
+        // the rebuilt base and a new layer over the new certificate: accepted, with the inner layers
+        // of the minted document as they were
+        Answer fresh = client.asWorkload(replica, "m-tier", "/lsvid/balance", body(newLayer));
+        assertThat(fresh.status()).as(fresh.body()).isEqualTo(200);
+        assertThat(fresh.json().get("balance").asLong()).isEqualTo(7);
+
+        // the services keep serving the user
+        Answer served = client.user("lsvid", "deposit", token, "{\"amount\":3}");
+        assertThat(served.status()).as(served.body()).isEqualTo(200);
+        assertThat(served.json().get("balance").asLong()).isEqualTo(10);
+        Answer remint = client.user("lsvid", "mint", token, null);
+        assertThat(remint.status()).as(remint.body()).isEqualTo(200);
+    }
+
+    @Test
+    void middleTierWhenTamperedOrGarbageThen4xxAndKeepsServing() {
+        String token = client.userToken("user0048");
+        String genuine = LsvidCodec.encode(extendAs("subject-wl", mintedFor(token), "m-tier"));
+        char[] chars = genuine.toCharArray();
+        int at = chars.length / 2;
+        chars[at] = chars[at] == 'A' ? 'B' : 'A';
+        String tampered = new String(chars);
+        Answer rejected = client.asWorkload(
+                "subject-wl", "m-tier", "/lsvid/balance", "{\"token\":" + SystemClient.quote(tampered) + "}");
+        assertThat(rejected.status()).as(rejected.body()).isBetween(400, 403);
+        assertThat(rejected.body()).doesNotContain(tampered);
+
+        for (String body : List.of("", "{}", "not json", "{\"token\":\"\"}", "{\"token\":\"e30\"}", "[1,2]")) {
+            Answer a = client.asWorkload("subject-wl", "m-tier", "/lsvid/balance", body);
+            assertThat(a.status()).as("%s -> %s", body, a.body()).isBetween(400, 499);
+        }
+        String huge = "{\"token\":\"" + "A".repeat(300_000) + "\"}";
+        assertThat(client.asWorkload("subject-wl", "m-tier", "/lsvid/balance", huge)
+                        .status())
+                .isBetween(400, 499);
+        Answer garbageMint = client.asWorkload(
+                "subject-wl",
+                "asserting-wl",
+                "/lsvid/extendlsvid",
+                "{\"accessToken\":" + SystemClient.quote(token) + ",\"lsvid\":\"not-an-lsvid\"}");
+        assertThat(garbageMint.status()).as(garbageMint.body()).isEqualTo(400);
+
+        Answer ok = client.asWorkload(
+                "subject-wl", "m-tier", "/lsvid/balance", "{\"token\":" + SystemClient.quote(genuine) + "}");
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+        assertThat(client.user("lsvid", "balance", token, null).status()).isEqualTo(200);
+    }
+
+    @Test
+    void metricsWhenFlowRanThenOperationTimersAndSizesPerDepth() {
+        String token = client.userToken("user0049");
+        assertThat(client.user("lsvid", "balance", token, null).status()).isEqualTo(200);
+        String subject = client.prometheus("subject-wl").body();
+        assertThat(subject)
+                .contains("mode=\"lsvid\"")
+                .contains("operation=\"mint\"")
+                .contains("operation=\"extend\"");
+        assertThat(sizeRecorded(subject, 2)).isTrue();
+        assertThat(sizeRecorded(subject, 4)).isTrue();
+        String asserting = client.prometheus("asserting-wl").body();
+        assertThat(asserting).contains("operation=\"mint\"").contains("operation=\"validate\"");
+        assertThat(sizeRecorded(asserting, 3)).isTrue();
+        String mtier = client.prometheus("m-tier").body();
+        assertThat(mtier)
+                .contains("operation=\"validate\"")
+                .contains("operation=\"extend\"")
+                .contains("operation=\"target_request\"");
+        assertThat(sizeRecorded(mtier, 5)).isTrue();
+        assertThat(sizeRecorded(mtier, 4)).isFalse();
+        String target = client.prometheus("target-wl").body();
+        assertThat(target).contains("operation=\"validate\"").contains("operation=\"db_query\"");
+        assertThat(lsvidLines(target)).noneMatch(l -> l.contains("_call\""));
+    }
+
+    // ---- helpers: the test holds a workload's current SVID and acts as that workload ----
+
+    /** The user's minted document, as subject-wl received it from asserting-wl over the real flow. */
+    private static Lsvid mintedFor(String token) {
+        Answer minted = client.user("lsvid", "mint", token, null);
+        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
+        return LsvidCodec.decode(minted.json().get("token").asString());
+    }
+
+    private static LsvidToken base(IssuedSvid svid) {
+        return new LsvidBaseBuilder(TIME, null).build(svid.chain(), svid.key());
+    }
+
+    private static Lsvid start(String workload) {
+        return Lsvid.of(base(stack.workloadApi().current(workload)));
+    }
+
+    private static Lsvid extendAs(String workload, Lsvid document, String audience) {
+        IssuedSvid svid = stack.workloadApi().current(workload);
+        return new LsvidExtender(TIME, null).extend(document, base(svid), svid.key(), client.idOf(audience));
+    }
+
+    private static String body(Lsvid document) {
+        return "{\"token\":" + SystemClient.quote(LsvidCodec.encode(document)) + "}";
+    }
+
+    private static String extendBody(String accessToken, Lsvid document) {
+        return "{\"accessToken\":" + SystemClient.quote(accessToken) + ",\"lsvid\":"
+                + SystemClient.quote(LsvidCodec.encode(document)) + "}";
+    }
+
+    private static String id(String workload) {
+        return client.idOf(workload).toString();
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asString()));
+        return out;
+    }
+
+    private static List<String> lsvidLines(String scrape) {
+        return scrape.lines()
+                .filter(l -> !l.startsWith("#") && l.contains("mode=\"lsvid\""))
+                .toList();
+    }
+
+    /** Whether the scrape has a non-zero LSVID document size count at {@code depth}. */
+    private static boolean sizeRecorded(String scrape, int depth) {
+        return lsvidLines(scrape).stream()
+                .filter(l -> l.startsWith("spiffeidt_document_size_bytes_count{"))
+                .filter(l -> l.contains("depth=\"" + depth + "\""))
+                .anyMatch(l -> !l.endsWith(" 0") && !l.endsWith(" 0.0"));
+    }
+
+    /** An mTLS context holding a given (possibly superseded) SVID. */
+    private static SSLContext sslContext(IssuedSvid svid) throws GeneralSecurityException, IOException {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        ks.setKeyEntry("svid", svid.key(), new char[0], svid.chain().toArray(X509Certificate[]::new));
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, new char[0]);
+        KeyStore ts = KeyStore.getInstance("PKCS12");
+        ts.load(null, null);
+        ts.setCertificateEntry("root", stack.workloadApi().ca().root());
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ts);
+        SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+        ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return ctx;
+    }
+}

@@ -1,0 +1,85 @@
+package io.spiffeidt.devstack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.devstack.DevStack;
+import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import io.spiffeidt.support.WorkloadIdentity;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The running workloads rotate their SVIDs and the LSVID flow keeps working: subject-wl and m-tier
+ * rebuild their base documents from the new SVID and sign new layers with the new key, while the
+ * layers of documents minted before the rotation stay valid.
+ *
+ * <p>The stack runs the {@code non-pooled} profile: every call makes a full TLS handshake with the
+ * current SVID. Under the pooled profiles a kept-alive connection, and a new connection that resumes
+ * a TLS session of the same SSL context, still carry the certificate of the old SVID, so the
+ * key-bound bearer check refuses a layer signed with the new key until the client's pool and
+ * session cache are renewed (a workload-support matter, see the LSVID closing note).
+ */
+class LsvidRotationIT {
+
+    private static DevStack stack;
+    private static SystemClient client;
+
+    @BeforeAll
+    static void start() {
+        stack = DevStack.start(DevStackSettings.ephemeral().withProperty("spiffeidt.pooling.profile", "non-pooled"));
+        client = new SystemClient(stack);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void flowWhenRunningWorkloadsRotateThenKeptAndNewDocumentsKeepWorking() throws Exception {
+        String token = client.userToken("user0081");
+        assertThat(client.user("lsvid", "deposit", token, "{\"amount\":6}").status())
+                .isEqualTo(200);
+
+        for (String workload : new String[] {"subject-wl", "m-tier", "asserting-wl"}) {
+            X509Certificate before = stack.workloadApi().current(workload).leaf();
+            stack.workloadApi().rotate(workload);
+            X509Certificate after = awaitSvid(workload);
+            assertThat(after.getPublicKey()).isNotEqualTo(before.getPublicKey());
+        }
+
+        // the kept document: inner layers signed with subject-wl's old key, new layers with the new ones
+        Answer kept = client.user("lsvid", "deposit", token, "{\"amount\":4}");
+        assertThat(kept.status()).as(kept.body()).isEqualTo(200);
+        assertThat(kept.json().get("minted").asBoolean()).isFalse();
+        assertThat(kept.json().get("balance").asLong()).isEqualTo(10);
+
+        // a document minted after the rotation
+        Answer minted = client.user("lsvid", "mint", token, null);
+        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
+        Answer balance = client.user("lsvid", "balance", token, null);
+        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
+        assertThat(balance.json().get("balance").asLong()).isEqualTo(10);
+    }
+
+    /** Waits until the running workload uses the SVID the Workload API issued last; returns its leaf. */
+    private static X509Certificate awaitSvid(String workload) throws InterruptedException {
+        X509Certificate expected = stack.workloadApi().current(workload).leaf();
+        WorkloadIdentity identity = stack.context(workload).getBean(WorkloadIdentity.class);
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        while (!identity.svid().getLeaf().equals(expected) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(50);
+        }
+        assertThat(identity.svid().getLeaf())
+                .as(workload + " uses its rotated SVID")
+                .isEqualTo(expected);
+        return expected;
+    }
+}
