@@ -12,6 +12,7 @@ import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.DvidVerifier;
+import io.spiffeidt.support.OAuthTokenVerifier;
 import io.spiffeidt.support.SignatureProvider;
 import io.spiffeidt.support.WorkloadIdentity;
 import java.security.SecureRandom;
@@ -64,14 +65,23 @@ public class AssertingConfiguration {
 
     @Bean
     DvidVerifier dvidVerifier(
-            DvidSettings settings, SignatureProvider provider, DvidMinter minter, DvidSigningKey key) {
+            DvidSettings settings,
+            SignatureProvider provider,
+            DvidMinter minter,
+            DvidSigningKey key,
+            OAuthTokenVerifier oauth) {
         String kid = minter.keyId();
-        return new DvidVerifier(settings, provider.provider(), requested -> {
-            if (requested == null || !requested.equals(kid)) {
-                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown DVID key id");
-            }
-            return key.publicKey();
-        });
+        // embedded proofs (spiffeidt.asserting.dvid.embed-zkp) are checked against the IdP's JWKS
+        return new DvidVerifier(
+                settings,
+                provider.provider(),
+                requested -> {
+                    if (requested == null || !requested.equals(kid)) {
+                        throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown DVID key id");
+                    }
+                    return key.publicKey();
+                },
+                oauth::idpKey);
     }
 
     @Bean

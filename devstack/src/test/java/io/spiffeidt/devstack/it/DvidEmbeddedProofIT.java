@@ -1,0 +1,67 @@
+package io.spiffeidt.devstack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.devstack.DevStack;
+import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * DVID with the proof embedded as the {@code zkp} claim (spec/dvid.md) and made lazily at the
+ * first introspection: the ~100 KB document travels in JSON bodies through every tier.
+ */
+class DvidEmbeddedProofIT {
+
+    private static DevStack stack;
+    private static SystemClient client;
+
+    @BeforeAll
+    static void start() {
+        stack = DevStack.start(DevStackSettings.ephemeral()
+                .withWorkloadProperty("asserting-wl", "spiffeidt.asserting.dvid.embed-zkp", "true"));
+        client = new SystemClient(stack);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void flowWhenProofEmbeddedThenClaimVerifiedAtEveryTier() {
+        String token = client.userToken("user0061");
+        Answer minted = client.user("dvid", "mint", token, null);
+        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
+        JsonNode zkp = minted.json().get("claims").get("zkp");
+        assertThat(zkp).isNotNull();
+        assertThat(zkp.get("proof").asString()).contains("proofp", "proofc");
+        assertThat(zkp.get("msg").asString()).isEqualTo(token.substring(0, token.lastIndexOf('.')));
+        assertThat(minted.json().get("size").asInt()).isGreaterThan(20_000);
+
+        Answer deposit = client.user("dvid", "deposit", token, "{\"amount\":7}");
+        assertThat(deposit.status()).as(deposit.body()).isEqualTo(200);
+        assertThat(deposit.json().get("balance").asLong()).isEqualTo(7);
+    }
+
+    @Test
+    void validateWhenEmbeddedProofTamperedThenRejected() {
+        String token = client.userToken("user0062");
+        String dvid =
+                client.user("dvid", "mint", token, null).json().get("token").asString();
+        String[] parts = dvid.split("\\.");
+        // re-signing is impossible without the key, so any change to the payload breaks the signature
+        char[] payload = parts[1].toCharArray();
+        int at = payload.length / 2;
+        payload[at] = payload[at] == 'A' ? 'B' : 'A';
+        String tampered = parts[0] + "." + new String(payload) + "." + parts[2];
+        Answer rejected = client.asWorkload(
+                "subject-wl", "m-tier", "/dvid/balance", "{\"token\":" + SystemClient.quote(tampered) + "}");
+        assertThat(rejected.status()).as(rejected.body()).isIn(400, 401);
+    }
+}
