@@ -126,6 +126,26 @@ public class OAuthTokenVerifier implements Closeable {
         return metrics.time(mode, "oauth_verify", () -> doVerify(mode, accessToken));
     }
 
+    /**
+     * The RS256 key {@code kid} ({@code ""} for any) of an allow-listed issuer, from its JWKS (cached
+     * per {@code jwks-cache}); used to check a DVID's embedded proof.
+     *
+     * @throws AssertionException UNKNOWN_ISSUER, BAD_SIGNATURE (no such key), UPSTREAM_UNAVAILABLE
+     */
+    public java.security.interfaces.RSAPublicKey idpKey(String issuerName, String kid) {
+        SpiffeIdtProperties.Issuer issuer = issuers.get(issuerName);
+        if (issuer == null) {
+            throw new AssertionException(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(issuerName) + " is not allowed");
+        }
+        try {
+            return keys(issuer, kid == null || kid.isEmpty() ? null : kid)
+                    .get(0)
+                    .toRSAPublicKey();
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unusable IdP key", e);
+        }
+    }
+
     private VerifiedOAuthToken doVerify(Mode mode, String token) {
         if (token == null || token.isEmpty()) {
             throw new AssertionException(ErrorCode.MALFORMED, "missing access token");
