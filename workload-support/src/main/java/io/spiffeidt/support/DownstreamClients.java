@@ -8,6 +8,7 @@ import io.spiffeidt.support.internal.SpiffeTls;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -65,6 +66,7 @@ public class DownstreamClients implements Closeable {
     private final OperationMetrics metrics;
     private final Map<String, DownstreamClient> clients = new ConcurrentHashMap<>();
     private final Map<String, RestClient> sharedTransports = new ConcurrentHashMap<>();
+    private final Map<String, RotatingPool> pools = new ConcurrentHashMap<>();
     private final List<CloseableHttpClient> toClose = new CopyOnWriteArrayList<>();
 
     /**
@@ -132,6 +134,9 @@ public class DownstreamClients implements Closeable {
     private DownstreamClient.Transport shared(
             ConnectionStrategy strategy, Role downstream, URI base, SpiffeId expected) {
         String key = strategy + "->" + downstream.workloadName();
+        if (strategy == ConnectionStrategy.POOLED) {
+            return pools.computeIfAbsent(key, k -> new RotatingPool(base, expected));
+        }
         RestClient rest = sharedTransports.computeIfAbsent(key, k -> {
             TlsSocketStrategy tls = strategy == ConnectionStrategy.POOLED
                     ? tlsStrategy(SpiffeTls.clientContext(source, expected))
@@ -177,6 +182,59 @@ public class DownstreamClients implements Closeable {
     }
 
     private record FreshSetup(X509Source source, CloseableHttpClient http, RestClient rest) {}
+
+    /**
+     * The POOLED transport to one downstream. A kept-alive connection keeps the client certificate
+     * it was opened with, so when this workload's SVID rotates the pool is replaced: a downstream
+     * that binds a document to its mTLS presenter by key (ID-Mode, LSVID) must see the key the
+     * document is signed with now. The replaced pool is no longer used; it is closed at the next
+     * rotation (long after any request in flight on it) or at shutdown.
+     */
+    private final class RotatingPool implements DownstreamClient.Transport {
+
+        private record Generation(X509Certificate leaf, CloseableHttpClient http, RestClient rest) {}
+
+        private final URI base;
+        private final SpiffeId expected;
+        private volatile Generation current;
+        private Generation retired; // guarded by this
+
+        RotatingPool(URI base, SpiffeId expected) {
+            this.base = base;
+            this.expected = expected;
+        }
+
+        @Override
+        public <T> T call(DownstreamClient.RestCall<T> call) {
+            return call.on(generation().rest());
+        }
+
+        private Generation generation() {
+            X509Certificate leaf = source.getX509Svid().getLeaf();
+            Generation g = current;
+            if (g != null && g.leaf().equals(leaf)) {
+                return g;
+            }
+            synchronized (this) {
+                g = current;
+                if (g != null && g.leaf().equals(leaf)) {
+                    return g;
+                }
+                if (retired != null) {
+                    closeQuietly(retired.http());
+                    toClose.remove(retired.http());
+                }
+                retired = g;
+                CloseableHttpClient http = httpClient(tlsStrategy(SpiffeTls.clientContext(source, expected)), true);
+                toClose.add(http);
+                current = new Generation(leaf, http, restClient(http, base, ConnectionStrategy.POOLED));
+                if (g != null) {
+                    log.info("SVID rotated: new connection pool to {}", expected);
+                }
+                return current;
+            }
+        }
+    }
 
     private static TlsSocketStrategy tlsStrategy(SSLContext context) {
         return ClientTlsStrategyBuilder.create()
@@ -245,6 +303,7 @@ public class DownstreamClients implements Closeable {
         }
         toClose.clear();
         sharedTransports.clear();
+        pools.clear();
         clients.clear();
     }
 
