@@ -1,0 +1,96 @@
+package io.spiffeidt.devstack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.devstack.DevStack;
+import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ID-Mode when things change under a running system: the presenting workloads rotate their SVIDs
+ * (the next hop binds the presenter by key, so the key a layer is signed with must be the key of
+ * the connection it travels on), and, with the target's introspection switched off ({@code
+ * spiffeidt.target.id-mode.introspect: false}), the asserting workload goes away: documents already
+ * minted keep serving, since nothing after the mint calls it.
+ */
+class IdModeResilienceIT {
+
+    private static final String MODE = "id-mode";
+
+    private static DevStack stack;
+    private static SystemClient client;
+
+    @BeforeAll
+    static void start() {
+        stack = DevStack.start(DevStackSettings.ephemeral()
+                .withWorkloadProperty("target-wl", "spiffeidt.target.id-mode.introspect", "false"));
+        client = new SystemClient(stack);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void flowWhenPresentersRotateSvidsThenKeepsServing() throws Exception {
+        String token = client.userToken("user0061");
+        assertThat(client.user(MODE, "deposit", token, "{\"amount\":5}").status())
+                .isEqualTo(200);
+
+        X509Certificate before = client.serverLeaf("m-tier");
+        stack.workloadApi().rotate("subject-wl");
+        stack.workloadApi().rotate("m-tier");
+        X509Certificate expected = stack.workloadApi().current("m-tier").leaf();
+        X509Certificate seen = before;
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        while (!seen.equals(expected) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(100);
+            seen = client.serverLeaf("m-tier");
+        }
+        assertThat(seen).as("m-tier has the rotated SVID").isEqualTo(expected);
+
+        for (int i = 0; i < 5; i++) {
+            Answer d = client.user(MODE, "deposit", token, "{\"amount\":1}");
+            assertThat(d.status()).as(d.body()).isEqualTo(200);
+        }
+        Answer balance = client.user(MODE, "balance", token, null);
+        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
+        assertThat(balance.json().get("balance").asLong()).isEqualTo(10);
+    }
+
+    @Test
+    void targetWhenIntrospectionOffAndAssertingStoppedThenKeptDocumentsServeAndMintRecovers() {
+        String token = client.userToken("user0062");
+        assertThat(client.user(MODE, "mint", token, null).status()).isEqualTo(200);
+
+        stack.stop("asserting-wl");
+        Answer offline = client.user(MODE, "deposit", token, "{\"amount\":7}");
+        assertThat(offline.status()).as(offline.body()).isEqualTo(200);
+        assertThat(offline.json().get("minted").asBoolean()).isFalse();
+        assertThat(offline.json().get("balance").asLong()).isEqualTo(7);
+        Answer mint = client.user(MODE, "mint", token, null);
+        assertThat(mint.status()).as(mint.body()).isIn(502, 503);
+        assertThat(mint.json().get("code").asString()).isEqualTo("UPSTREAM_UNAVAILABLE");
+
+        stack.restart("asserting-wl");
+        Answer again = client.user(MODE, "mint", token, null);
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(client.user(MODE, "balance", token, null)
+                        .json()
+                        .get("balance")
+                        .asLong())
+                .isEqualTo(7);
+        assertThat(client.prometheus("target-wl").body())
+                .doesNotContainPattern(
+                        "operation=\"introspect_call\"[^\\n]*mode=\"id-mode\"|mode=\"id-mode\"[^\\n]*operation=\"introspect_call\"");
+    }
+}
