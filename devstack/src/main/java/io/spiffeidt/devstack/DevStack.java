@@ -51,6 +51,8 @@ public final class DevStack implements AutoCloseable {
             "org.springframework.boot.security.oauth2.server.authorization.autoconfigure.servlet"
                     + ".OAuth2AuthorizationServerJwtAutoConfiguration");
 
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
     private final DevStackSettings settings;
     private final Map<String, Integer> ports;
     private final DevWorkloadApi workloadApi;
@@ -205,12 +207,42 @@ public final class DevStack implements AutoCloseable {
         return Map.copyOf(out);
     }
 
+    /**
+     * A free port below the kernel's ephemeral range, so that no outbound connection (there are many
+     * with non-pooled clients) can take it between this check and the server's bind.
+     */
     private static int freePort() {
+        int ephemeralLow = 32768;
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .trim();
+            ephemeralLow = Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            // not Linux: keep the IANA default
+        }
+        int low = 10_000;
+        if (ephemeralLow - low > 1000) {
+            for (int i = 0; i < 200; i++) {
+                int port = low + RANDOM.nextInt(ephemeralLow - low);
+                if (bindable(port)) {
+                    return port;
+                }
+            }
+        }
         try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("no free port", e);
+        }
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
