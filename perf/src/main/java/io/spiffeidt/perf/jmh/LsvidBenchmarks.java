@@ -1,0 +1,307 @@
+package io.spiffeidt.perf.jmh;
+
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.TrustBundle;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidExtender;
+import io.spiffeidt.core.lsvid.LsvidSettings;
+import io.spiffeidt.core.lsvid.LsvidToken;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.LsvidVerifier;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Presenter;
+import java.io.ByteArrayInputStream;
+import java.math.BigInteger;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.infra.ThreadParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * LSVID per operation (issue 5), with the JCA provider as a parameter: a workload's version 2 base
+ * document from its X.509-SVID, an extension layer, the asserting workload's delegation layer, the
+ * strict verification at depth 2 to 8 (tokens, the base included; a base alone names no audience,
+ * so it is never presented and has nothing to verify at a hop), and the canonical encode / decode at
+ * depth 1 to 8. The encoded size per depth is reported by {@link #encode} as the secondary result
+ * {@code encodedBytes} (bytes; one document per depth, so every iteration reports the same value).
+ *
+ * <p>The chain is the thesis path: base(subject-wl) → asserting-wl → subject-wl (delegation) →
+ * m-tier → m-tier2 → … (depth 4 is what m-tier verifies, 5 what the target verifies). Certificates
+ * and keys are P-256, generated at set-up by a test CA of {@code example.org}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+public class LsvidBenchmarks {
+
+    private static final String DPA = "http://127.0.0.1:9000";
+    private static final String DPR = "user0001";
+
+    /** The providers, the PKI, the thesis path and the builders. */
+    @State(Scope.Benchmark)
+    public static class Pki {
+
+        @Param({"sun", "bc", "accp"})
+        public String provider;
+
+        Provider jca;
+        TimeRules time;
+        TrustBundle bundle;
+        Workload subject;
+        Workload asserting;
+        Workload mtier;
+        final List<Workload> path = new ArrayList<>();
+        LsvidBaseBuilder bases;
+        LsvidExtender extender;
+        LsvidVerifier verifier;
+        Lsvid request;
+        Lsvid minted;
+        LsvidToken subjectBase;
+        LsvidToken assertingBase;
+
+        @Setup(Level.Trial)
+        public void setUp() throws Exception {
+            jca = Providers.of(provider, "EC");
+            time = TimeRules.defaults(Clock.systemUTC());
+            TestCa ca = new TestCa("example.org");
+            bundle = ca.bundle();
+            subject = ca.issue("/subject-wl");
+            asserting = ca.issue("/asserting-wl");
+            mtier = ca.issue("/m-tier");
+            path.add(subject);
+            path.add(asserting);
+            path.add(subject);
+            path.add(mtier);
+            for (int i = 2; i <= 8; i++) {
+                path.add(ca.issue("/m-tier" + i));
+            }
+            bases = new LsvidBaseBuilder(time, jca);
+            extender = new LsvidExtender(time, jca);
+            verifier = new LsvidVerifier(LsvidSettings.strict(asserting.id(), bundle, Clock.systemUTC(), jca));
+            subjectBase = bases.build(subject.chain(), subject.key());
+            assertingBase = bases.build(asserting.chain(), asserting.key());
+            request = extender.extend(Lsvid.of(subjectBase), subjectBase, subject.key(), asserting.id());
+            minted = extender.extendWithDelegation(request, assertingBase, asserting.key(), subject.id(), DPA, DPR);
+        }
+
+        /** A document of {@code depth} tokens along the path; the hop {@code path[depth - 2]} presents it. */
+        Lsvid ofDepth(int depth) {
+            Lsvid doc = Lsvid.of(bases.build(subject.chain(), subject.key()));
+            for (int k = 1; k < depth; k++) {
+                Workload by = path.get(k - 1);
+                Workload to = path.get(k);
+                LsvidToken base = bases.build(by.chain(), by.key());
+                doc = k == 2
+                        ? extender.extendWithDelegation(doc, base, by.key(), to.id(), DPA, DPR)
+                        : extender.extend(doc, base, by.key(), to.id());
+            }
+            return doc;
+        }
+    }
+
+    /** A document at depth 1 to 8, encoded. */
+    @State(Scope.Benchmark)
+    public static class Encoded {
+
+        @Param({"1", "2", "3", "4", "5", "6", "7", "8"})
+        public int depth;
+
+        Lsvid document;
+        String encoded;
+
+        @Setup(Level.Trial)
+        public void setUp(Pki pki) {
+            document = pki.ofDepth(depth);
+            encoded = LsvidCodec.encode(document);
+        }
+    }
+
+    /** A document at depth 2 to 8 with the hop that presents it and the hop that verifies it. */
+    @State(Scope.Benchmark)
+    public static class Presented {
+
+        @Param({"2", "3", "4", "5", "6", "7", "8"})
+        public int depth;
+
+        String encoded;
+        SpiffeId audience;
+        Presenter presenter;
+        DelegationRule rule;
+
+        @Setup(Level.Trial)
+        public void setUp(Pki pki) {
+            encoded = LsvidCodec.encode(pki.ofDepth(depth));
+            audience = pki.path.get(depth - 1).id();
+            Workload by = pki.path.get(depth - 2);
+            presenter = new Presenter(by.id(), by.leaf().getPublicKey());
+            rule = depth >= 3 ? DelegationRule.REQUIRED : DelegationRule.ABSENT;
+            // fail at set-up, not in the measurement, if the document does not verify
+            pki.verifier.verify(encoded, audience, presenter, rule);
+        }
+    }
+
+    /**
+     * The encoded size of the document, in bytes, as a secondary result. JMH resets {@code EVENTS}
+     * counters before each iteration and sums them over the measurement iterations and threads, so
+     * the size is counted by one thread in the first measurement iteration of a trial only.
+     */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class Size {
+        public long encodedBytes;
+        private boolean armed;
+        private boolean counted;
+
+        @Setup(Level.Iteration)
+        public void arm(IterationParams iteration, ThreadParams thread) {
+            armed = iteration.getType() == IterationType.MEASUREMENT && !counted && thread.getThreadIndex() == 0;
+            counted |= armed;
+        }
+
+        void count(String encoded) {
+            if (armed) {
+                encodedBytes = encoded.length();
+            }
+        }
+    }
+
+    /** A workload builds and signs its base document from its SVID (done once per SVID). */
+    @Benchmark
+    public LsvidToken baseBuild(Pki pki) {
+        return pki.bases.build(pki.subject.chain(), pki.subject.key());
+    }
+
+    /** The subject workload extends the minted document for the middle tier (once per use). */
+    @Benchmark
+    public Lsvid extend(Pki pki) {
+        return pki.extender.extend(pki.minted, pki.subjectBase, pki.subject.key(), pki.mtier.id());
+    }
+
+    /** The asserting workload adds its delegation layer (the LSVID mint). */
+    @Benchmark
+    public Lsvid extendWithDelegation(Pki pki) {
+        return pki.extender.extendWithDelegation(
+                pki.request, pki.assertingBase, pki.asserting.key(), pki.subject.id(), DPA, DPR);
+    }
+
+    /** Strict verification at a hop: every anchored base, every layer, delegation, audience, bearer. */
+    @Benchmark
+    public LsvidVerification verify(Pki pki, Presented doc) {
+        return pki.verifier.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
+    }
+
+    /** Canonical encoding; reports the encoded size as {@code encodedBytes} (see {@link Size}). */
+    @Benchmark
+    public String encode(Encoded doc, Size size) {
+        String encoded = LsvidCodec.encode(doc.document);
+        size.count(encoded);
+        return encoded;
+    }
+
+    /** Strict decoding with the canonical round-trip check. */
+    @Benchmark
+    public Lsvid decode(Encoded doc) {
+        return LsvidCodec.decode(doc.encoded);
+    }
+
+    /** A workload's SVID: its ID, chain (leaf first) and private key. */
+    record Workload(SpiffeId id, List<X509Certificate> chain, PrivateKey key) {
+        X509Certificate leaf() {
+            return chain.get(0);
+        }
+    }
+
+    /** A P-256 test CA for one trust domain that issues X.509-SVIDs (URI SAN, digitalSignature). */
+    static final class TestCa {
+        private final String trustDomain;
+        private final KeyPair caKey;
+        private final X509Certificate caCert;
+        private final Instant notBefore = Instant.now().minus(Duration.ofHours(1));
+        private final Instant notAfter = Instant.now().plus(Duration.ofDays(1));
+        private long serial = 1;
+
+        TestCa(String trustDomain) throws Exception {
+            this.trustDomain = trustDomain;
+            this.caKey = p256();
+            X500Name name = new X500Name("O=spiffeidt perf,CN=" + trustDomain);
+            this.caCert = certificate(name, name, caKey.getPublic(), true, "spiffe://" + trustDomain);
+        }
+
+        TrustBundle bundle() {
+            return new TrustBundle(trustDomain, List.of(caCert));
+        }
+
+        Workload issue(String path) throws Exception {
+            KeyPair kp = p256();
+            SpiffeId id = SpiffeId.parse("spiffe://" + trustDomain + path);
+            X509Certificate leaf = certificate(
+                    X500Name.getInstance(caCert.getSubjectX500Principal().getEncoded()),
+                    new X500Name("O=spiffeidt perf"),
+                    kp.getPublic(),
+                    false,
+                    id.toString());
+            return new Workload(id, List.of(leaf), kp.getPrivate());
+        }
+
+        private X509Certificate certificate(
+                X500Name issuer, X500Name subject, java.security.PublicKey key, boolean ca, String uri)
+                throws Exception {
+            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                    issuer, BigInteger.valueOf(serial++), Date.from(notBefore), Date.from(notAfter), subject, key);
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
+            builder.addExtension(
+                    Extension.keyUsage,
+                    true,
+                    new KeyUsage(ca ? KeyUsage.keyCertSign | KeyUsage.cRLSign : KeyUsage.digitalSignature));
+            builder.addExtension(
+                    Extension.subjectAlternativeName,
+                    false,
+                    new GeneralNames(new GeneralName(GeneralName.uniformResourceIdentifier, uri)));
+            byte[] der = builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(caKey.getPrivate()))
+                    .getEncoded();
+            return (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+        }
+
+        private static KeyPair p256() throws Exception {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+            g.initialize(new ECGenParameterSpec("secp256r1"));
+            return g.generateKeyPair();
+        }
+    }
+}
