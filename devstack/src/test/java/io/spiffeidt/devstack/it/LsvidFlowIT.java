@@ -13,11 +13,13 @@ import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.ca.IssuedSvid;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -91,7 +93,9 @@ class LsvidFlowIT {
         assertThat(claims.get("layers").get(2).get("iss").asString())
                 .isEqualTo("spiffe://" + client.idOf("subject-wl").trustDomain());
         assertThat(outer.get("exp").asLong())
-                .isLessThanOrEqualTo(claims.get("layers").get(1).get("exp").asLong());
+                .isLessThanOrEqualTo(claims.get("layers").get(1).get("exp").asLong())
+                .isLessThanOrEqualTo(outer.get("iat").asLong() + 120)
+                .isLessThanOrEqualTo(accessTokenExpiry(token));
         String document = mint.get("token").asString();
         assertThat(mint.get("size").asInt()).isEqualTo(document.length());
         Lsvid decoded = LsvidCodec.decode(document);
@@ -360,6 +364,11 @@ class LsvidFlowIT {
     private static String extendBody(String accessToken, Lsvid document) {
         return "{\"accessToken\":" + SystemClient.quote(accessToken) + ",\"lsvid\":"
                 + SystemClient.quote(LsvidCodec.encode(document)) + "}";
+    }
+
+    private static long accessTokenExpiry(String accessToken) {
+        String payload = new String(Base64.getUrlDecoder().decode(accessToken.split("\\.")[1]), StandardCharsets.UTF_8);
+        return SystemClient.JSON.readTree(payload).get("exp").asLong();
     }
 
     private static String id(String workload) {
