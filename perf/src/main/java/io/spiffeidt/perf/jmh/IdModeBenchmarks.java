@@ -56,6 +56,9 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.infra.ThreadParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * ID-Mode per operation (issue 3), with the JCA provider as a parameter ({@code sun} = SunEC,
@@ -72,9 +75,9 @@ import org.openjdk.jmh.annotations.State;
  *       verification per layer, links, times, delegation, audience and presenter;
  *   <li>{@code verifyUncachedChains}: the same with every certificate chain PKIX-validated on every
  *       call (no memo of validated chains);
- *   <li>{@code sizes}: the token and artifacts sizes at {@code depth}, as the secondary results
- *       {@code tokenBytes} and {@code artifactsBytes} (bytes; the score of this method itself is
- *       meaningless).
+ *   <li>{@code sizes}: the token and artifacts (JSON form) sizes at {@code depth}, as the secondary
+ *       results {@code tokenBytes} and {@code artifactsBytes} (bytes; the score of this method
+ *       itself is meaningless).
  * </ul>
  *
  * <p>The PKI is made once per trial: a P-256 root CA of {@code example.org} and one P-256
@@ -177,17 +180,32 @@ public class IdModeBenchmarks {
         }
     }
 
-    /** The sizes at a depth, reported as secondary results (reset every iteration). */
+    /**
+     * The sizes at a depth, as secondary results. JMH sums {@code EVENTS} counters over the
+     * measurement iterations (and threads), so the sizes are set once per trial: by thread 0 in the
+     * first measurement iteration; every other iteration reports 0.
+     */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Sizes {
         public long tokenBytes;
         public long artifactsBytes;
+        private boolean armed;
+        private boolean reported;
 
         @Setup(Level.Iteration)
-        public void reset() {
+        public void arm(IterationParams iteration, ThreadParams thread) {
             tokenBytes = 0;
             artifactsBytes = 0;
+            armed = iteration.getType() == IterationType.MEASUREMENT && !reported && thread.getThreadIndex() == 0;
+            reported |= armed;
+        }
+
+        void report(IdModeSize size) {
+            if (armed) {
+                tokenBytes = size.tokenBytes();
+                artifactsBytes = size.artifactsBytes();
+            }
         }
     }
 
@@ -214,8 +232,7 @@ public class IdModeBenchmarks {
     @Benchmark
     public IdModeSize sizes(ChainState s, Sizes sizes) {
         IdModeSize size = s.presentation.size();
-        sizes.tokenBytes = size.tokenBytes();
-        sizes.artifactsBytes = size.artifactsBytes();
+        sizes.report(size);
         return size;
     }
 
