@@ -251,6 +251,12 @@ class IdModeFlowIT {
         assertThat(answer.json().get("zkp").asString()).isNotEmpty();
         assertThat(answer.json().get("idpKey").asString()).contains("\"kty\":\"RSA\"");
         assertThat(answer.body()).doesNotContain(token);
+        // the whole token names the same root
+        String fullBody = "{\"token\":" + SystemClient.quote(toTarget(root).token()) + "}";
+        Answer byFullToken = client.asWorkload("m-tier", "asserting-wl", "/id-mode/introspect", fullBody);
+        assertThat(byFullToken.status()).as(byFullToken.body()).isEqualTo(200);
+        assertThat(byFullToken.json().get("msg").asString())
+                .isEqualTo(answer.json().get("msg").asString());
 
         // a root asserting-wl never minted (signed by subject-wl) is unknown
         IdModePresentation foreign = mintAs("subject-wl", "m-tier", "https://idp.example", "user0048");
