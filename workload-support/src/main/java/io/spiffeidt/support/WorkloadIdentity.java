@@ -75,6 +75,22 @@ public class WorkloadIdentity {
         }
     }
 
+    /**
+     * The current X.509 roots of any trust domain the source knows (read on every call: bundles
+     * rotate), or empty.
+     */
+    public java.util.Optional<TrustBundle> bundleFor(String trustDomain) {
+        try {
+            X509Bundle bundle = source.getBundleForTrustDomain(TrustDomain.parse(trustDomain));
+            if (bundle.getX509Authorities().isEmpty()) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(new TrustBundle(trustDomain, new ArrayList<>(bundle.getX509Authorities())));
+        } catch (BundleNotFoundException | IllegalArgumentException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** The X.509 source this identity reads from. */
     public X509Source source() {
         return source;

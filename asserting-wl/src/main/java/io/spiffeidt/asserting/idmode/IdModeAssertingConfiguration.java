@@ -3,6 +3,8 @@ package io.spiffeidt.asserting.idmode;
 import io.spiffeidt.asserting.config.AssertingProperties;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.core.idmode.IdModeCredentials;
+import io.spiffeidt.support.SvidBound;
 import io.spiffeidt.support.WorkloadIdentity;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
@@ -13,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 public class IdModeAssertingConfiguration {
 
     @Bean
-    IdModeSigningIdentity idModeSigningIdentity(WorkloadIdentity identity) {
-        return new IdModeSigningIdentity(identity);
+    SvidBound<IdModeCredentials> idModeSigningIdentity(WorkloadIdentity identity) {
+        return new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
     }
 
     @Bean

@@ -8,6 +8,7 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeMinter;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
@@ -17,6 +18,7 @@ import io.spiffeidt.support.OAuthTokenVerifier;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.SvidBound;
 import io.spiffeidt.support.VerifiedOAuthToken;
 import io.spiffeidt.support.api.AccessTokenRequest;
 import io.spiffeidt.support.api.DocumentRequest;
@@ -48,7 +50,7 @@ public class IdModeController {
     private static final Mode MODE = Mode.ID_MODE;
 
     private final OAuthTokenVerifier oauthVerifier;
-    private final IdModeSigningIdentity signing;
+    private final SvidBound<IdModeCredentials> signing;
     private final IntrospectionStore<IdModeIntrospectionEntry> store;
     private final OperationMetrics metrics;
     private final SignatureProvider provider;
@@ -59,7 +61,7 @@ public class IdModeController {
 
     public IdModeController(
             OAuthTokenVerifier oauthVerifier,
-            IdModeSigningIdentity signing,
+            SvidBound<IdModeCredentials> signing,
             IntrospectionStore<IdModeIntrospectionEntry> store,
             OperationMetrics metrics,
             SignatureProvider provider,
@@ -90,8 +92,8 @@ public class IdModeController {
         if (settings.zkp() == ZkpTiming.AT_MINT) {
             proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
         }
-        IdModePresentation root = metrics.time(
-                MODE, "mint", () -> new IdModeMinter(signing.credentials(), timeRules, limits, provider.provider())
+        IdModePresentation root =
+                metrics.time(MODE, "mint", () -> new IdModeMinter(signing.get(), timeRules, limits, provider.provider())
                         .mint(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
         IdModeToken parsed = IdModeToken.parse(root.token(), limits);
         String pending = settings.zkp() == ZkpTiming.LAZY ? accessToken : null;

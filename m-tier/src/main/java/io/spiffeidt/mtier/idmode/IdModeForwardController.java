@@ -7,6 +7,7 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
+import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeVerifier;
@@ -18,6 +19,7 @@ import io.spiffeidt.support.DownstreamClients;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.SvidBound;
 import io.spiffeidt.support.WorkloadIdentity;
 import io.spiffeidt.support.api.AccountResponse;
 import io.spiffeidt.support.api.DocumentRequest;
@@ -41,7 +43,7 @@ public class IdModeForwardController {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final IdModeVerifier verifier;
-    private final IdModeSigningIdentity signing;
+    private final SvidBound<IdModeCredentials> signing;
     private final SignatureProvider provider;
     private final TimeRules timeRules;
     private final Limits limits;
@@ -52,7 +54,7 @@ public class IdModeForwardController {
             DownstreamClients clients,
             OperationMetrics metrics,
             IdModeVerifier verifier,
-            IdModeSigningIdentity signing,
+            SvidBound<IdModeCredentials> signing,
             SignatureProvider provider,
             TimeRules timeRules,
             Limits limits,
@@ -93,7 +95,7 @@ public class IdModeForwardController {
                         self,
                         new Presenter(caller.id(), caller.publicKey())));
         IdModePresentation extended = metrics.time(
-                MODE, "extend", () -> new IdModeExtender(signing.credentials(), timeRules, limits, provider.provider())
+                MODE, "extend", () -> new IdModeExtender(signing.get(), timeRules, limits, provider.provider())
                         .extend(verified, target));
         metrics.recordDocumentSize(MODE, verified.depth() + 1, extended.size().totalBytes());
         DocumentRequest forwarded = new DocumentRequest(

@@ -3,10 +3,12 @@ package io.spiffeidt.mtier.idmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.SvidBound;
 import io.spiffeidt.support.WorkloadIdentity;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,17 +24,13 @@ public class IdModeMtierConfiguration {
             Limits limits,
             TimeRules timeRules,
             SignatureProvider provider) {
-        IdModeSettings settings = new IdModeSettings(
-                identity.idOf(Role.ASSERTING_WL),
-                new IdModeTrustBundles(identity.source()),
-                profile,
-                limits,
-                timeRules);
+        IdModeSettings settings =
+                new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules);
         return new IdModeVerifier(settings, provider.provider());
     }
 
     @Bean
-    IdModeSigningIdentity idModeSigningIdentity(WorkloadIdentity identity) {
-        return new IdModeSigningIdentity(identity);
+    SvidBound<IdModeCredentials> idModeSigningIdentity(WorkloadIdentity identity) {
+        return new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
     }
 }

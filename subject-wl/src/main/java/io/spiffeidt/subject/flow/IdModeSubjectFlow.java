@@ -8,17 +8,18 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeClaims;
+import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.subject.idmode.IdModeSigningIdentity;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.DownstreamClients;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.SignatureProvider;
+import io.spiffeidt.support.SvidBound;
 import io.spiffeidt.support.WorkloadIdentity;
 import io.spiffeidt.support.api.AccessTokenRequest;
 import io.spiffeidt.support.api.AccountResponse;
@@ -41,7 +42,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final IdModeVerifier verifier;
-    private final IdModeSigningIdentity signing;
+    private final SvidBound<IdModeCredentials> signing;
     private final SignatureProvider provider;
     private final TimeRules timeRules;
     private final Limits limits;
@@ -52,7 +53,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
             DownstreamClients clients,
             OperationMetrics metrics,
             IdModeVerifier verifier,
-            IdModeSigningIdentity signing,
+            SvidBound<IdModeCredentials> signing,
             SignatureProvider provider,
             TimeRules timeRules,
             Limits limits,
@@ -94,7 +95,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         VerifiedIdMode root = verify(document.token(), document.artifacts());
         IdModePresentation extended = metrics.time(
-                MODE, "extend", () -> new IdModeExtender(signing.credentials(), timeRules, limits, provider.provider())
+                MODE, "extend", () -> new IdModeExtender(signing.get(), timeRules, limits, provider.provider())
                         .extend(root, mtier));
         metrics.recordDocumentSize(MODE, root.depth() + 1, extended.size().totalBytes());
         DocumentRequest request = new DocumentRequest(

@@ -22,12 +22,8 @@ public class IdModeTargetConfiguration {
             Limits limits,
             TimeRules timeRules,
             SignatureProvider provider) {
-        IdModeSettings settings = new IdModeSettings(
-                identity.idOf(Role.ASSERTING_WL),
-                new IdModeTrustBundles(identity.source()),
-                profile,
-                limits,
-                timeRules);
+        IdModeSettings settings =
+                new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules);
         return new IdModeVerifier(settings, provider.provider());
     }
 }
