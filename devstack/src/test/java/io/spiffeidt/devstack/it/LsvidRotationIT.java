@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
  * rebuild their base documents from the new SVID and sign new layers with the new key, while the
  * layers of documents minted before the rotation stay valid.
  *
- * <p>The stack runs the {@code non-pooled} profile: every call makes a full TLS handshake with the
- * current SVID. Under the pooled profiles a kept-alive connection, and a new connection that resumes
- * a TLS session of the same SSL context, still carry the certificate of the old SVID, so the
- * key-bound bearer check refuses a layer signed with the new key until the client's pool and
- * session cache are renewed (a workload-support matter, see the LSVID closing note).
+ * <p>The stack runs the default ({@code thesis}) profile, where subject-wl pools every downstream
+ * and m-tier pools to the target. The key-bound bearer check only passes after a rotation because
+ * the pooled clients open new connections, from a new SSL context, with the new certificate: a
+ * kept-alive connection, or a new one resuming a TLS session of the old context, would still carry
+ * the old certificate.
  */
 class LsvidRotationIT {
 
@@ -31,7 +31,7 @@ class LsvidRotationIT {
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral().withProperty("spiffeidt.pooling.profile", "non-pooled"));
+        stack = DevStack.start(DevStackSettings.ephemeral());
         client = new SystemClient(stack);
     }
 
