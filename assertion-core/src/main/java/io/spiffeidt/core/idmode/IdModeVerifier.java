@@ -9,6 +9,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.ValidatedChains;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;

@@ -7,6 +7,7 @@ import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.ValidatedChains;
 import io.spiffeidt.core.internal.X509Svids;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
@@ -86,11 +87,27 @@ public final class LsvidVerifier {
         ABSENT
     }
 
-    private final LsvidSettings settings;
+    /** How many validated {@code x5c} chains a verifier remembers by default. */
+    public static final int DEFAULT_CHAIN_CACHE_SIZE = 1024;
 
-    /** A verifier for the given settings. */
+    private final LsvidSettings settings;
+    private final ValidatedChains chains;
+
+    /** A verifier for the given settings, remembering validated base chains (see below). */
     public LsvidVerifier(LsvidSettings settings) {
+        this(settings, DEFAULT_CHAIN_CACHE_SIZE);
+    }
+
+    /**
+     * A verifier for the given settings. PKIX validation of a base's {@code x5c} chain costs far more
+     * than the signature checks, and a deployment has few SVIDs, so up to {@code chainCacheSize}
+     * validated chains are remembered by their exact bytes; a hit still requires an equal bundle and
+     * the time inside every certificate's validity, and every other check (key binding, signatures,
+     * expiry) runs on every call. 0 validates every chain.
+     */
+    public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.chains = new ValidatedChains(chainCacheSize);
     }
 
     /** The settings this verifier checks against. */
@@ -371,7 +388,11 @@ public final class LsvidVerifier {
                 }
                 certs.add(one.get(0));
             }
-            SpiffeId leafId = X509Svids.validate(certs, settings.trustBundle(), now, layer);
+            List<java.nio.ByteBuffer> chainKey = new ArrayList<>(x5c.size());
+            for (byte[] der : x5c) {
+                chainKey.add(java.nio.ByteBuffer.wrap(der.clone()));
+            }
+            SpiffeId leafId = chains.validate(certs, chainKey, settings.trustBundle(), now, layer);
             if (!leafId.equals(owner)) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + leafId + " does not name " + owner);

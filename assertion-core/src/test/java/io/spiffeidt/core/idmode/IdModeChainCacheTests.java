@@ -14,6 +14,7 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.internal.ValidatedChains;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;

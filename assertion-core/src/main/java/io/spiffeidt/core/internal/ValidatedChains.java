@@ -1,17 +1,16 @@
-package io.spiffeidt.core.idmode;
+package io.spiffeidt.core.internal;
 
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
-import io.spiffeidt.core.internal.X509Svids;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A bounded memo of certificate chains that passed {@link X509Svids#validate} (spec/id-mode.md
- * "Verification", step 3a), so that the few SVIDs of a deployment are PKIX-validated once per
- * bundle instead of once per request.
+ * A bounded memo of certificate chains that passed {@link X509Svids#validate} (ID-Mode artifacts,
+ * LSVID {@code x5c}), so that the few SVIDs of a deployment are PKIX-validated once per bundle
+ * instead of once per request. Not API.
  *
  * <p>Sound because the outcome of that validation depends only on the chain bytes (the key), the
  * bundle's roots (checked for equality on every hit) and the time, which is re-checked on every
@@ -20,14 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread safety: safe for concurrent use.
  */
-final class ValidatedChains {
+public final class ValidatedChains {
 
     private record Entry(TrustBundle bundle, SpiffeId id, Instant notBefore, Instant notAfter) {}
 
     private final int capacity;
-    private final ConcurrentHashMap<List<String>, Entry> entries;
+    private final ConcurrentHashMap<Object, Entry> entries;
 
-    ValidatedChains(int capacity) {
+    /** A memo of at most {@code capacity} chains (0 = validate every time). */
+    public ValidatedChains(int capacity) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must not be negative");
         }
@@ -37,11 +37,12 @@ final class ValidatedChains {
 
     /**
      * The SPIFFE ID of a valid chain, validating it unless a previous validation against an equal
-     * bundle still covers {@code at}.
+     * bundle still covers {@code at}. {@code der} identifies the chain's exact bytes (any value with
+     * content equality, e.g. a list of base64 strings or of {@link java.nio.ByteBuffer}s).
      *
      * @throws io.spiffeidt.core.AssertionException as {@link X509Svids#validate}
      */
-    SpiffeId validate(List<X509Certificate> chain, List<String> der, TrustBundle bundle, Instant at, int layer) {
+    public SpiffeId validate(List<X509Certificate> chain, Object der, TrustBundle bundle, Instant at, int layer) {
         if (capacity == 0) {
             return X509Svids.validate(chain, bundle, at, layer);
         }
@@ -68,7 +69,8 @@ final class ValidatedChains {
         return id;
     }
 
-    int size() {
+    /** How many chains are remembered. */
+    public int size() {
         return entries.size();
     }
 }

@@ -1,0 +1,45 @@
+package io.spiffeidt.core.lsvid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.VerifiedResult;
+import org.junit.jupiter.api.Test;
+
+/** The memo of validated base chains never changes a verdict. */
+class LsvidChainCacheTests {
+
+    private static final LsvidFixture F = new LsvidFixture();
+
+    @Test
+    void verifyWhenCachedThenSameResultAsUncached() {
+        String doc = LsvidCodec.encode(F.now().standard());
+        LsvidVerifier cached = new LsvidVerifier(F.settings());
+        LsvidVerifier uncached = new LsvidVerifier(F.settings(), 0);
+        VerifiedResult first = cached.verify(doc, F.target.id(), F.mtier.presenter());
+        VerifiedResult again = cached.verify(doc, F.target.id(), F.mtier.presenter());
+        VerifiedResult plain = uncached.verify(doc, F.target.id(), F.mtier.presenter());
+        assertThat(again).isEqualTo(first).isEqualTo(plain);
+    }
+
+    @Test
+    void verifyWhenSameIdsFromAnotherCaAfterCachedThenUntrustedKey() {
+        LsvidVerifier verifier = new LsvidVerifier(F.settings());
+        String genuine = LsvidCodec.encode(F.now().standard());
+        assertThat(verifier.verify(genuine, F.target.id(), F.mtier.presenter()).depth())
+                .isEqualTo(5);
+
+        // every workload re-issued by a rogue CA under the same SPIFFE IDs
+        LsvidFixture rogue = new LsvidFixture();
+        String forged = LsvidCodec.encode(rogue.now().standard());
+        assertThatThrownBy(() -> verifier.verify(forged, F.target.id(), rogue.mtier.presenter()))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+
+        assertThat(verifier.verify(genuine, F.target.id(), F.mtier.presenter()).depth())
+                .isEqualTo(5);
+    }
+}
