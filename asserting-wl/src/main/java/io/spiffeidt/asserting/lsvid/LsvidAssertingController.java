@@ -8,6 +8,7 @@ import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.lsvid.Presenter;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.LsvidHop;
 import io.spiffeidt.support.OAuthTokenVerifier;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
@@ -37,10 +38,10 @@ public class LsvidAssertingController {
     private static final Mode MODE = Mode.LSVID;
 
     private final OAuthTokenVerifier oauthVerifier;
-    private final LsvidAssertingHop hop;
+    private final LsvidHop hop;
     private final OperationMetrics metrics;
 
-    public LsvidAssertingController(OAuthTokenVerifier oauthVerifier, LsvidAssertingHop hop, OperationMetrics metrics) {
+    public LsvidAssertingController(OAuthTokenVerifier oauthVerifier, LsvidHop hop, OperationMetrics metrics) {
         this.oauthVerifier = oauthVerifier;
         this.hop = hop;
         this.metrics = metrics;

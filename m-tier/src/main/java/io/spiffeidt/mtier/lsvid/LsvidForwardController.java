@@ -10,6 +10,7 @@ import io.spiffeidt.core.lsvid.Presenter;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.LsvidHop;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.WorkloadIdentity;
@@ -34,11 +35,11 @@ public class LsvidForwardController {
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final LsvidMiddleTierHop hop;
+    private final LsvidHop hop;
     private final SpiffeId target;
 
     public LsvidForwardController(
-            DownstreamClients clients, OperationMetrics metrics, LsvidMiddleTierHop hop, WorkloadIdentity identity) {
+            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, WorkloadIdentity identity) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;

@@ -3,6 +3,7 @@ package io.spiffeidt.mtier.lsvid;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.LsvidHop;
 import io.spiffeidt.support.SignatureProvider;
 import io.spiffeidt.support.WorkloadIdentity;
 import org.springframework.context.annotation.Bean;
@@ -13,12 +14,12 @@ import org.springframework.context.annotation.Configuration;
 public class LsvidMiddleTierConfiguration {
 
     @Bean
-    LsvidMiddleTierHop lsvidMiddleTierHop(
+    LsvidHop lsvidMiddleTierHop(
             WorkloadIdentity identity,
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules) {
-        return new LsvidMiddleTierHop(identity, provider, profile, limits, timeRules);
+        return new LsvidHop(identity, provider, profile, limits, timeRules);
     }
 }

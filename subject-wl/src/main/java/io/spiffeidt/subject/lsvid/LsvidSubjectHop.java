@@ -1,52 +1,34 @@
 package io.spiffeidt.subject.lsvid;
 
-import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.lsvid.IdClaim;
 import io.spiffeidt.core.lsvid.Lsvid;
-import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
-import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidExtender;
-import io.spiffeidt.core.lsvid.LsvidSettings;
 import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.support.LsvidHop;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.SignatureProvider;
 import io.spiffeidt.support.WorkloadIdentity;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.Provider;
 import java.security.PublicKey;
 import java.security.spec.X509EncodedKeySpec;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The subject workload's part of LSVID (spec/lsvid.md "Flows"): its own base document kept current
- * with its X.509-SVID, extensions signed with the current SVID key, and the strict verification of
- * what the asserting workload answers.
+ * The subject workload's part of LSVID (spec/lsvid.md "Flows"): a {@link LsvidHop} that also
+ * verifies what the asserting workload answers.
  *
- * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate).
+ * <p>Thread safety: thread safe.
  */
-public class LsvidSubjectHop {
+public class LsvidSubjectHop extends LsvidHop {
 
     private final WorkloadIdentity identity;
-    private final VerificationProfile profile;
-    private final Limits limits;
-    private final TimeRules timeRules;
-    private final Provider provider;
-    private final LsvidBaseBuilder bases;
-    private final LsvidExtender extender;
-    private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
 
     public LsvidSubjectHop(
             WorkloadIdentity identity,
@@ -54,38 +36,8 @@ public class LsvidSubjectHop {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules) {
+        super(identity, provider, profile, limits, timeRules);
         this.identity = identity;
-        this.profile = profile;
-        this.limits = limits;
-        this.timeRules = timeRules;
-        this.provider = provider.provider();
-        this.bases = new LsvidBaseBuilder(timeRules, this.provider);
-        this.extender = new LsvidExtender(timeRules, this.provider);
-    }
-
-    /** The SPIFFE ID of {@code role}. */
-    public SpiffeId idOf(Role role) {
-        return identity.idOf(role);
-    }
-
-    /** The own base document (rebuilt when the SVID rotates), extended with {@code aud} = {@code audience}. */
-    public Lsvid start(SpiffeId audience) {
-        X509Svid svid = identity.svid();
-        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
-        return extender.extend(Lsvid.of(base), base, svid.getPrivateKey(), audience);
-    }
-
-    /** Extends {@code document} with a layer addressed to {@code audience}, signed with the current SVID key. */
-    public Lsvid extend(Lsvid document, SpiffeId audience) {
-        // one SVID snapshot: the base and the key that signs must belong together
-        X509Svid svid = identity.svid();
-        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
-        return extender.extend(document, base, svid.getPrivateKey(), audience);
-    }
-
-    /** Decodes a kept document (strict, canonical, under the limits). */
-    public Lsvid decode(String encoded) {
-        return LsvidCodec.decode(encoded, limits);
     }
 
     /**
@@ -110,18 +62,6 @@ public class LsvidSubjectHop {
                 identity.idOf(Role.ASSERTING_WL),
                 publicKey(iss.id().payload().sub().pk()));
         return verifier().verify(encoded, identity.self(), asserting, DelegationRule.REQUIRED);
-    }
-
-    private LsvidVerifier verifier() {
-        TrustBundle bundle = identity.bundle();
-        LsvidVerifier current = verifier.get();
-        if (current != null && current.settings().trustBundle().equals(bundle)) {
-            return current;
-        }
-        LsvidVerifier fresh = new LsvidVerifier(new LsvidSettings(
-                identity.idOf(Role.ASSERTING_WL), bundle, profile, limits, timeRules, List.of(), provider));
-        verifier.set(fresh);
-        return fresh;
     }
 
     private static PublicKey publicKey(byte[] spki) {

@@ -7,6 +7,7 @@ import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.lsvid.Presenter;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.LsvidHop;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.api.AccountResponse;
@@ -34,9 +35,9 @@ public class LsvidTargetController {
 
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
-    private final LsvidTargetHop hop;
+    private final LsvidHop hop;
 
-    public LsvidTargetController(OperationMetrics metrics, AccountOperations accounts, LsvidTargetHop hop) {
+    public LsvidTargetController(OperationMetrics metrics, AccountOperations accounts, LsvidHop hop) {
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;

@@ -1,4 +1,4 @@
-package io.spiffeidt.asserting.lsvid;
+package io.spiffeidt.support;
 
 import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.AssertionException;
@@ -10,13 +10,11 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
+import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidExtender;
 import io.spiffeidt.core.lsvid.LsvidSettings;
 import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.SignatureProvider;
-import io.spiffeidt.support.WorkloadIdentity;
 import java.security.Provider;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,13 +22,15 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The asserting workload's part of LSVID (spec/lsvid.md "Flows", mint): its own base document kept
- * current with its X.509-SVID, the strict verifier against the current trust bundle, and the
- * delegation layer.
+ * One workload's part of LSVID (spec/lsvid.md "Flows"): its own base document kept current with its
+ * X.509-SVID, extensions (and, at the asserting workload, the delegation layer) signed with the
+ * current SVID key, and the strict verifier for the current trust bundle, pinned to the asserting
+ * workload.
  *
- * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate).
+ * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate), and a
+ * base and the key that signs over it always come from one SVID snapshot.
  */
-public class LsvidAssertingHop {
+public class LsvidHop {
 
     private final WorkloadIdentity identity;
     private final VerificationProfile profile;
@@ -38,9 +38,10 @@ public class LsvidAssertingHop {
     private final TimeRules timeRules;
     private final Provider provider;
     private final LsvidBaseBuilder bases;
+    private final LsvidExtender extender;
     private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
 
-    public LsvidAssertingHop(
+    public LsvidHop(
             WorkloadIdentity identity,
             SignatureProvider provider,
             VerificationProfile profile,
@@ -52,6 +53,7 @@ public class LsvidAssertingHop {
         this.timeRules = timeRules;
         this.provider = provider.provider();
         this.bases = new LsvidBaseBuilder(timeRules, this.provider);
+        this.extender = new LsvidExtender(timeRules, this.provider);
     }
 
     /** This workload's SPIFFE ID: the audience incoming documents must name. */
@@ -59,9 +61,19 @@ public class LsvidAssertingHop {
         return identity.self();
     }
 
+    /** The configured SPIFFE ID of a role. */
+    public SpiffeId idOf(Role role) {
+        return identity.idOf(role);
+    }
+
     /** The limits documents are decoded under. */
     public Limits limits() {
         return limits;
+    }
+
+    /** Decodes a document (strict, canonical, under the limits). */
+    public Lsvid decode(String encoded) {
+        return LsvidCodec.decode(encoded, limits);
     }
 
     /** The verifier for the current trust bundle (rebuilt when the bundle changes). */
@@ -77,9 +89,23 @@ public class LsvidAssertingHop {
         return fresh;
     }
 
+    /** This workload's current base, extended with a first layer addressed to {@code audience}. */
+    public Lsvid start(SpiffeId audience) {
+        X509Svid svid = identity.svid();
+        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
+        return extender.extend(Lsvid.of(base), base, svid.getPrivateKey(), audience);
+    }
+
+    /** Extends {@code document} with a layer addressed to {@code audience}. */
+    public Lsvid extend(Lsvid document, SpiffeId audience) {
+        X509Svid svid = identity.svid();
+        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
+        return extender.extend(document, base, svid.getPrivateKey(), audience);
+    }
+
     /**
-     * Adds the delegation layer ({@code dpa}, {@code dpr}) addressed to {@code subject}, signed with
-     * the current SVID key; the layer never outlives the OAuth token it came from.
+     * Adds the delegation layer ({@code dpa}, {@code dpr}) addressed to {@code subject} (the
+     * asserting workload's step); the layer never outlives the OAuth token it came from.
      *
      * @throws AssertionException {@link ErrorCode#EXPIRED} when the OAuth token has no time left
      */
@@ -90,7 +116,6 @@ public class LsvidAssertingHop {
         }
         Duration lifetime = left.compareTo(timeRules.lifetime()) < 0 ? left : timeRules.lifetime();
         TimeRules rules = new TimeRules(timeRules.clock(), timeRules.skew(), lifetime, timeRules.originalMaxAge());
-        // one SVID snapshot: the base and the key that signs must belong together
         X509Svid svid = identity.svid();
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return new LsvidExtender(rules, provider)
