@@ -257,7 +257,9 @@ public class DownstreamClients implements Closeable {
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(connect)
                         .setSocketTimeout(response)
-                        .setValidateAfterInactivity(TimeValue.ofSeconds(2))
+                        // a downstream that restarted closed its end: check a connection idle this long
+                        // before reuse (a 1 ms read), rather than fail the next request on it
+                        .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
                         .build())
                 .build();
         HttpClientBuilder builder = HttpClients.custom()
