@@ -7,7 +7,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.anonmode.AnonModeMinter;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
-import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.OAuthTokenVerifier;
@@ -77,7 +77,7 @@ public class AnonModeController {
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
         String accessToken = request.accessToken();
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
-        DvidIntrospection proof = null;
+        OAuthProof proof = null;
         if (settings.zkp() == ZkpTiming.AT_MINT) {
             proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
         }
@@ -97,7 +97,7 @@ public class AnonModeController {
      */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public DvidIntrospection introspect(@Valid @RequestBody AnonModeIntrospectRequest request) {
+    public OAuthProof introspect(@Valid @RequestBody AnonModeIntrospectRequest request) {
         String root = request.root();
         checkRootShape(root);
         String key = storeKey(root);
@@ -107,7 +107,7 @@ public class AnonModeController {
             return entry.introspection();
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        DvidIntrospection proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        OAuthProof proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(key, new AnonModeIntrospectionEntry(proof, null));
         return proof;
     }
@@ -120,8 +120,8 @@ public class AnonModeController {
         }
     }
 
-    private DvidIntrospection prove(String accessToken, VerifiedOAuthToken oauth) {
-        return DvidIntrospection.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+    private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
+        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
     }
 
     /** The root text's SHA-256 (base64url): the root itself is never a key of the store. */

@@ -1,13 +1,13 @@
 package io.spiffeidt.asserting.anonmode;
 
-import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.zkp.OAuthProof;
 
 /**
  * What the asserting workload keeps per Anon-Mode root for introspection: the proof record, or the
  * OAuth token to prove it from at the first introspection ({@code zkp: lazy}). The OAuth token
  * never leaves this process.
  */
-public record AnonModeIntrospectionEntry(DvidIntrospection introspection, String pendingOAuthToken) {
+public record AnonModeIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) {
 
     @Override
     public String toString() {

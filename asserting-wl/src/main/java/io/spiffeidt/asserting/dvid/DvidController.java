@@ -7,13 +7,13 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.Dvid;
-import io.spiffeidt.core.dvid.DvidIntrospection;
 import io.spiffeidt.core.dvid.DvidKeys;
 import io.spiffeidt.core.dvid.DvidMintRequest;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.OAuthTokenVerifier;
@@ -76,7 +76,7 @@ public class DvidController {
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
         String accessToken = request.accessToken();
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
-        DvidIntrospection proof = null;
+        OAuthProof proof = null;
         if (settings.zkp() == AssertingProperties.ZkpTiming.AT_MINT) {
             proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
         }
@@ -113,7 +113,7 @@ public class DvidController {
     /** The proof record of a live DVID this workload minted; 404 when unknown or expired. */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public DvidIntrospection introspect(@Valid @RequestBody DocumentRequest request, Caller caller) {
+    public OAuthProof introspect(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedDvid dvid = verifier.verify(request.token(), caller.id());
         DvidIntrospectionEntry entry = store.get(dvid.jti())
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
@@ -124,12 +124,12 @@ public class DvidController {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        DvidIntrospection proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        OAuthProof proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(dvid.jti(), new DvidIntrospectionEntry(proof, null));
         return proof;
     }
 
-    private DvidIntrospection prove(String accessToken, VerifiedOAuthToken oauth) {
-        return DvidIntrospection.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+    private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
+        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
     }
 }

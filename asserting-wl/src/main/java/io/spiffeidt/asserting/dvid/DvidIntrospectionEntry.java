@@ -1,13 +1,13 @@
 package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.zkp.OAuthProof;
 
 /**
  * What the asserting workload keeps per DVID for introspection: the proof record, or (with {@code
  * zkp: lazy}) the OAuth token to prove it from at the first introspection. The token never leaves
  * this process.
  */
-public record DvidIntrospectionEntry(DvidIntrospection introspection, String pendingOAuthToken) {
+public record DvidIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) {
 
     @Override
     public String toString() {

@@ -7,11 +7,11 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.dvid.DvidIntrospection;
 import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeMinter;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.OAuthTokenVerifier;
@@ -88,7 +88,7 @@ public class IdModeController {
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
         String accessToken = request.accessToken();
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
-        DvidIntrospection proof = null;
+        OAuthProof proof = null;
         if (settings.zkp() == ZkpTiming.AT_MINT) {
             proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
         }
@@ -115,7 +115,7 @@ public class IdModeController {
      */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public DvidIntrospection introspect(@Valid @RequestBody DocumentRequest request) {
+    public OAuthProof introspect(@Valid @RequestBody DocumentRequest request) {
         String root = IdModeToken.parse(request.token(), limits).prefix(1);
         String key = storeKey(root);
         IdModeIntrospectionEntry entry = store.get(key)
@@ -127,13 +127,13 @@ public class IdModeController {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        DvidIntrospection proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        OAuthProof proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(key, new IdModeIntrospectionEntry(proof, null));
         return proof;
     }
 
-    private DvidIntrospection prove(String accessToken, VerifiedOAuthToken oauth) {
-        return DvidIntrospection.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+    private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
+        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
     }
 
     /** The root text's SHA-256 (base64url): the root itself is never a key of the store. */

@@ -1,13 +1,13 @@
 package io.spiffeidt.asserting.idmode;
 
-import io.spiffeidt.core.dvid.DvidIntrospection;
+import io.spiffeidt.core.zkp.OAuthProof;
 
 /**
  * What the asserting workload keeps per ID-Mode root for introspection: the proof record, or the
  * OAuth token to prove it from at the first introspection ({@code zkp: lazy}). The OAuth token never
  * leaves this process.
  */
-public record IdModeIntrospectionEntry(DvidIntrospection introspection, String pendingOAuthToken) {
+public record IdModeIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) {
 
     @Override
     public String toString() {

@@ -2,35 +2,16 @@ package io.spiffeidt.core.dvid;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.Json;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
+import io.spiffeidt.core.internal.Jwks;
 import java.security.KeyFactory;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.PublicKey;
-import java.security.interfaces.ECPublicKey;
-import java.security.interfaces.RSAPublicKey;
-import java.security.spec.ECPoint;
-import java.security.spec.ECPublicKeySpec;
-import java.security.spec.RSAPublicKeySpec;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The DVID key as a JSON Web Key Set (spec/dvid.md "Signing key": published at {@code GET
  * /dvid/keys}) and back: RFC 7517 JWKs with public parameters only, {@code kid} = the RFC 7638
- * thumbprint, {@code alg} and {@code use}. Also reads a single JWK (the IdP key of an introspection
- * answer).
+ * thumbprint, {@code alg} and {@code use}. Also reads a single JWK.
  *
  * <p>Reading fails closed: malformed JSON, a private member, a duplicate {@code kid} or a bad
  * encoding is {@link ErrorCode#MALFORMED}; an unknown {@code kty}, {@code crv}, {@code alg} or
@@ -41,13 +22,10 @@ import java.util.TreeMap;
 public final class DvidKeys {
 
     /** Largest JWKS text read, characters. */
-    public static final int MAX_JWKS_LENGTH = 256 * 1024;
+    public static final int MAX_JWKS_LENGTH = Jwks.MAX_LENGTH;
 
     /** Most keys in one JWKS. */
-    public static final int MAX_KEYS = 64;
-
-    private static final Set<String> PRIVATE_MEMBERS = Set.of("d", "p", "q", "dp", "dq", "qi", "oth", "k");
-    private static final int P256_BYTES = 32;
+    public static final int MAX_KEYS = Jwks.MAX_KEYS;
 
     private DvidKeys() {}
 
@@ -57,20 +35,7 @@ public final class DvidKeys {
      * @throws AssertionException {@link ErrorCode#UNSUPPORTED} for another key type
      */
     public static String thumbprint(PublicKey key) {
-        Map<String, Object> required = new TreeMap<>();
-        if (key instanceof RSAPublicKey rsa) {
-            required.put("e", Codec.b64url(unsigned(rsa.getPublicExponent())));
-            required.put("kty", "RSA");
-            required.put("n", Codec.b64url(unsigned(rsa.getModulus())));
-        } else if (key instanceof ECPublicKey ec && JwsSignatures.isP256(ec.getParams())) {
-            required.put("crv", "P-256");
-            required.put("kty", "EC");
-            required.put("x", Codec.b64url(fixed(ec.getW().getAffineX())));
-            required.put("y", Codec.b64url(fixed(ec.getW().getAffineY())));
-        } else {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported key type");
-        }
-        return Codec.b64url(sha256(Json.write(required).getBytes(StandardCharsets.UTF_8)));
+        return Jwks.thumbprint(key);
     }
 
     /** The JWK of {@code key} with {@code kid} = its thumbprint. */
@@ -85,25 +50,19 @@ public final class DvidKeys {
      * @throws AssertionException {@link ErrorCode#UNSUPPORTED} for a key type or size DVIDs do not use
      */
     public static String jwk(PublicKey key, String kid) {
-        return Json.write(jwkMembers(key, kid));
+        return Jwks.jwk(key, kid);
     }
 
     /** The JWKS {@code {"keys":[...]}} of the given keys, each with {@code kid} = its thumbprint. */
     public static String jwks(PublicKey... keys) {
-        List<Object> list = new ArrayList<>();
-        for (PublicKey key : keys) {
-            list.add(jwkMembers(key, thumbprint(key)));
-        }
-        return Json.write(Map.of("keys", list));
+        return Jwks.jwks(keys);
     }
 
     /**
      * The JWKS {@code {"keys":[...]}} of the given {@code kid → key} entries (in iteration order).
      */
     public static String jwks(Map<String, ? extends PublicKey> keysById) {
-        List<Object> list = new ArrayList<>();
-        keysById.forEach((kid, key) -> list.add(jwkMembers(key, kid)));
-        return Json.write(Map.of("keys", list));
+        return Jwks.jwks(keysById);
     }
 
     /**
@@ -114,27 +73,7 @@ public final class DvidKeys {
      *     {@link ErrorCode#LIMIT_EXCEEDED} (too long, too many keys)
      */
     public static Map<String, PublicKey> parse(String jwksJson, Provider provider) {
-        Objects.requireNonNull(provider, "provider");
-        checkLength(jwksJson);
-        Map<String, Object> root = Json.parseObject(jwksJson);
-        if (!(root.get("keys") instanceof List<?> keys)) {
-            throw new AssertionException(ErrorCode.MALFORMED, "JWKS without a keys array");
-        }
-        if (keys.size() > MAX_KEYS) {
-            throw new AssertionException(ErrorCode.LIMIT_EXCEEDED, "JWKS with more than " + MAX_KEYS + " keys");
-        }
-        Map<String, PublicKey> out = new LinkedHashMap<>();
-        for (Object element : keys) {
-            if (!(element instanceof Map<?, ?> jwk)) {
-                throw new AssertionException(ErrorCode.MALFORMED, "JWKS entry is not an object");
-            }
-            String kid = kid(jwk);
-            PublicKey key = key(jwk, provider);
-            if (out.putIfAbsent(kid, key) != null) {
-                throw new AssertionException(ErrorCode.MALFORMED, "duplicate kid in JWKS");
-            }
-        }
-        return Collections.unmodifiableMap(out);
+        return Jwks.parse(jwksJson, provider);
     }
 
     /**
@@ -143,9 +82,7 @@ public final class DvidKeys {
      * @throws AssertionException {@link ErrorCode#MALFORMED} or {@link ErrorCode#UNSUPPORTED}
      */
     public static PublicKey parseJwk(String jwkJson, Provider provider) {
-        Objects.requireNonNull(provider, "provider");
-        checkLength(jwkJson);
-        return key(Json.parseObject(jwkJson), provider);
+        return Jwks.parseJwk(jwkJson, provider);
     }
 
     /**
@@ -154,148 +91,6 @@ public final class DvidKeys {
      * @throws AssertionException {@link ErrorCode#MALFORMED}
      */
     public static String kidOf(String jwkJson) {
-        checkLength(jwkJson);
-        return kid(Json.parseObject(jwkJson));
-    }
-
-    private static Map<String, Object> jwkMembers(PublicKey key, String kid) {
-        Objects.requireNonNull(kid, "kid");
-        DvidAlgorithm alg = JwsSignatures.algorithmOf(key);
-        Map<String, Object> m = new TreeMap<>();
-        m.put("alg", alg.name());
-        m.put("kid", kid);
-        m.put("kty", alg.keyType());
-        m.put("use", "sig");
-        if (key instanceof RSAPublicKey rsa) {
-            m.put("e", Codec.b64url(unsigned(rsa.getPublicExponent())));
-            m.put("n", Codec.b64url(unsigned(rsa.getModulus())));
-        } else {
-            ECPublicKey ec = (ECPublicKey) key;
-            m.put("crv", "P-256");
-            m.put("x", Codec.b64url(fixed(ec.getW().getAffineX())));
-            m.put("y", Codec.b64url(fixed(ec.getW().getAffineY())));
-        }
-        return m;
-    }
-
-    private static void checkLength(String json) {
-        if (json == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "missing JWK");
-        }
-        if (json.length() > MAX_JWKS_LENGTH) {
-            throw new AssertionException(ErrorCode.LIMIT_EXCEEDED, "JWK text over " + MAX_JWKS_LENGTH + " characters");
-        }
-    }
-
-    private static String kid(Map<?, ?> jwk) {
-        Object kid = jwk.get("kid");
-        if (kid == null) {
-            return "";
-        }
-        if (!(kid instanceof String s) || s.length() > 1024) {
-            throw new AssertionException(ErrorCode.MALFORMED, "JWK kid is not a string");
-        }
-        return s;
-    }
-
-    private static PublicKey key(Map<?, ?> jwk, Provider provider) {
-        for (String member : PRIVATE_MEMBERS) {
-            if (jwk.containsKey(member)) {
-                throw new AssertionException(ErrorCode.MALFORMED, "JWK carries private parameters");
-            }
-        }
-        String kty = string(jwk, "kty", true);
-        String use = string(jwk, "use", false);
-        String alg = string(jwk, "alg", false);
-        if (use != null && !use.equals("sig")) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "JWK use is not sig");
-        }
-        DvidAlgorithm expected =
-                switch (kty) {
-                    case "RSA" -> DvidAlgorithm.RS256;
-                    case "EC" -> DvidAlgorithm.ES256;
-                    default -> throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported JWK kty");
-                };
-        if (alg != null && !alg.equals(expected.name())) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "JWK alg does not match its kty");
-        }
-        PublicKey key;
-        try {
-            if (expected == DvidAlgorithm.RS256) {
-                BigInteger n = new BigInteger(1, Codec.fromB64url(string(jwk, "n", true)));
-                BigInteger e = new BigInteger(1, Codec.fromB64url(string(jwk, "e", true)));
-                if (n.signum() == 0 || e.signum() == 0) {
-                    throw new AssertionException(ErrorCode.MALFORMED, "JWK RSA parameter is zero");
-                }
-                if (!n.testBit(0) || !e.testBit(0) || e.compareTo(BigInteger.valueOf(3)) < 0) {
-                    throw new AssertionException(ErrorCode.UNSUPPORTED, "unusable JWK RSA modulus or exponent");
-                }
-                key = KeyFactory.getInstance("RSA", provider).generatePublic(new RSAPublicKeySpec(n, e));
-            } else {
-                if (!"P-256".equals(string(jwk, "crv", true))) {
-                    throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported JWK curve");
-                }
-                byte[] x = Codec.fromB64url(string(jwk, "x", true));
-                byte[] y = Codec.fromB64url(string(jwk, "y", true));
-                if (x.length != P256_BYTES || y.length != P256_BYTES) {
-                    throw new AssertionException(ErrorCode.MALFORMED, "JWK EC coordinate length");
-                }
-                BigInteger bx = new BigInteger(1, x);
-                BigInteger by = new BigInteger(1, y);
-                if (!JwsSignatures.onP256(bx, by)) {
-                    throw new AssertionException(ErrorCode.MALFORMED, "JWK EC point is not on P-256");
-                }
-                key = KeyFactory.getInstance("EC", provider)
-                        .generatePublic(new ECPublicKeySpec(new ECPoint(bx, by), JwsSignatures.P256));
-            }
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "the provider cannot build " + kty + " keys");
-        } catch (GeneralSecurityException | RuntimeException e) {
-            if (e instanceof AssertionException ae) {
-                throw ae;
-            }
-            throw new AssertionException(ErrorCode.MALFORMED, "invalid JWK parameters");
-        }
-        JwsSignatures.algorithmOf(key);
-        return key;
-    }
-
-    private static String string(Map<?, ?> jwk, String name, boolean required) {
-        Object v = jwk.get(name);
-        if (v == null) {
-            if (required) {
-                throw new AssertionException(ErrorCode.MALFORMED, "JWK without " + name);
-            }
-            return null;
-        }
-        if (!(v instanceof String s)) {
-            throw new AssertionException(ErrorCode.MALFORMED, "JWK member " + name + " is not a string");
-        }
-        return s;
-    }
-
-    static byte[] unsigned(BigInteger v) {
-        byte[] b = v.toByteArray();
-        if (b.length > 1 && b[0] == 0) {
-            byte[] out = new byte[b.length - 1];
-            System.arraycopy(b, 1, out, 0, out.length);
-            return out;
-        }
-        return b;
-    }
-
-    private static byte[] fixed(BigInteger v) {
-        byte[] b = unsigned(v);
-        byte[] out = new byte[P256_BYTES];
-        System.arraycopy(b, 0, out, P256_BYTES - b.length, b.length);
-        return out;
-    }
-
-    private static byte[] sha256(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return Jwks.kidOf(jwkJson);
     }
 }

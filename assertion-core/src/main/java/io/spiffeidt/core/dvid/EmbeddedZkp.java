@@ -4,7 +4,10 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.OAuthMessage;
+import io.spiffeidt.core.zkp.RsaSignatureProof;
+import io.spiffeidt.core.zkp.ZkProof;
+import io.spiffeidt.core.zkp.ZkProofCodec;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Objects;
@@ -34,18 +37,8 @@ public record EmbeddedZkp(String msg, String proof) {
      *     {@link ErrorCode#BAD_SIGNATURE} when its signature does not verify with {@code idpKey}
      */
     public static EmbeddedZkp prove(String oauthToken, RSAPublicKey idpKey, int rounds, SecureRandom random) {
-        if (oauthToken == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "missing OAuth token");
-        }
-        int last = oauthToken.lastIndexOf('.');
-        if (last <= 0) {
-            throw new AssertionException(ErrorCode.MALFORMED, "OAuth token is not a compact JWS");
-        }
-        String msg = oauthToken.substring(0, last);
-        if (msg.indexOf('.') <= 0 || msg.indexOf('.') != msg.lastIndexOf('.')) {
-            throw new AssertionException(ErrorCode.MALFORMED, "OAuth token is not a compact JWS");
-        }
-        byte[] signature = Codec.fromB64url(oauthToken.substring(last + 1));
+        String msg = OAuthMessage.msgOf(oauthToken);
+        byte[] signature = OAuthMessage.signatureOf(oauthToken);
         ZkProof proof = RsaSignatureProof.prove(OAuthMessage.signingInput(msg), signature, idpKey, rounds, random);
         return new EmbeddedZkp(msg, ZkProofCodec.toJson(proof));
     }

@@ -2,6 +2,7 @@ package io.spiffeidt.core.dvid;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.internal.Jwks;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
@@ -11,12 +12,7 @@ import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
-import java.security.spec.ECFieldFp;
-import java.security.spec.ECParameterSpec;
-import java.security.spec.ECPoint;
-import java.security.spec.EllipticCurve;
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1Integer;
 import org.bouncycastle.asn1.ASN1Sequence;
@@ -30,27 +26,6 @@ import org.bouncycastle.asn1.DERSequence;
  */
 final class JwsSignatures {
 
-    /** Smallest RSA modulus of a DVID key, bits. */
-    static final int MIN_RSA_BITS = 2048;
-
-    /** Largest RSA modulus of a DVID key, bits. */
-    static final int MAX_RSA_BITS = 16384;
-
-    /** Largest public exponent of a DVID key, bits (bounds the work of a verification). */
-    static final int MAX_EXPONENT_BITS = 64;
-
-    /** NIST P-256 (secp256r1), FIPS 186-4 D.1.2.3. */
-    static final ECParameterSpec P256 = new ECParameterSpec(
-            new EllipticCurve(
-                    new ECFieldFp(hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")),
-                    hex("ffffffff00000001000000000000000000000000fffffffffffffffffffffffc"),
-                    hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b")),
-            new ECPoint(
-                    hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"),
-                    hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")),
-            hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"),
-            1);
-
     private static final int P256_BYTES = 32;
 
     private JwsSignatures() {}
@@ -62,51 +37,7 @@ final class JwsSignatures {
      * @throws AssertionException {@link ErrorCode#UNSUPPORTED} otherwise
      */
     static DvidAlgorithm algorithmOf(PublicKey key) {
-        if (key instanceof RSAPublicKey rsa) {
-            int bits = rsa.getModulus().bitLength();
-            BigInteger e = rsa.getPublicExponent();
-            if (bits < MIN_RSA_BITS
-                    || bits > MAX_RSA_BITS
-                    || e.compareTo(BigInteger.valueOf(3)) < 0
-                    || !e.testBit(0)
-                    || e.bitLength() > MAX_EXPONENT_BITS) {
-                throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported RSA key size or exponent");
-            }
-            return DvidAlgorithm.RS256;
-        }
-        if (key instanceof ECPublicKey ec) {
-            if (!isP256(ec.getParams())) {
-                throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported EC curve");
-            }
-            return DvidAlgorithm.ES256;
-        }
-        throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported key type");
-    }
-
-    /** Whether {@code params} are P-256 (compared by value, whatever the provider's class). */
-    static boolean isP256(ECParameterSpec params) {
-        return params != null
-                && params.getCurve().getField() instanceof ECFieldFp field
-                && field.getP().equals(((ECFieldFp) P256.getCurve().getField()).getP())
-                && params.getCurve().getA().equals(P256.getCurve().getA())
-                && params.getCurve().getB().equals(P256.getCurve().getB())
-                && params.getGenerator().equals(P256.getGenerator())
-                && params.getOrder().equals(P256.getOrder())
-                && params.getCofactor() == 1;
-    }
-
-    /** Whether {@code (x, y)} is a point of P-256. */
-    static boolean onP256(BigInteger x, BigInteger y) {
-        BigInteger p = ((ECFieldFp) P256.getCurve().getField()).getP();
-        if (x.signum() < 0 || y.signum() < 0 || x.compareTo(p) >= 0 || y.compareTo(p) >= 0) {
-            return false;
-        }
-        BigInteger lhs = y.multiply(y).mod(p);
-        BigInteger rhs = x.pow(3)
-                .add(P256.getCurve().getA().multiply(x))
-                .add(P256.getCurve().getB())
-                .mod(p);
-        return lhs.equals(rhs);
+        return DvidAlgorithm.fromJwsName(Jwks.algorithmOf(key));
     }
 
     /**
@@ -166,7 +97,7 @@ final class JwsSignatures {
     private static byte[] concatToDer(byte[] sig, int layer) {
         BigInteger r = new BigInteger(1, java.util.Arrays.copyOfRange(sig, 0, P256_BYTES));
         BigInteger s = new BigInteger(1, java.util.Arrays.copyOfRange(sig, P256_BYTES, 2 * P256_BYTES));
-        BigInteger order = P256.getOrder();
+        BigInteger order = Jwks.P256.getOrder();
         if (r.signum() == 0 || s.signum() == 0 || r.compareTo(order) >= 0 || s.compareTo(order) >= 0) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature values out of range");
         }
@@ -196,9 +127,5 @@ final class JwsSignatures {
             throw new IOException("ECDSA value too long");
         }
         System.arraycopy(b, start, out, offset + P256_BYTES - len, len);
-    }
-
-    private static BigInteger hex(String h) {
-        return new BigInteger(h, 16);
     }
 }

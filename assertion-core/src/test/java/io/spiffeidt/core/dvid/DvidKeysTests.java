@@ -8,6 +8,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.internal.Jwks;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -144,7 +145,7 @@ class DvidKeysTests {
         g.initialize(1024);
         KeyPair weak = g.generateKeyPair();
         Map<String, Object> jwk = rsaJwk();
-        jwk.put("n", Codec.b64url(DvidKeys.unsigned(((RSAPublicKey) weak.getPublic()).getModulus())));
+        jwk.put("n", Codec.b64url(Jwks.unsigned(((RSAPublicKey) weak.getPublic()).getModulus())));
         assertCode(set(jwk), ErrorCode.UNSUPPORTED);
         assertThatThrownBy(() -> DvidKeys.jwk(weak.getPublic()))
                 .extracting(e -> ((AssertionException) e).code())

@@ -22,6 +22,8 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.VerifierContractTests;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.zkp.ZkProof;
+import io.spiffeidt.core.zkp.ZkProofCodec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;

@@ -4,9 +4,9 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.dvid.DvidIntrospection;
 import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.DownstreamClient;
@@ -82,12 +82,14 @@ public class DvidForwardController {
                         ErrorCode.DELEGATION_INVALID, "DVID subject " + sub + " is not the subject workload");
             }
             if (introspect) {
-                DvidIntrospection proof = metrics.time(
-                        MODE,
-                        "introspect_call",
-                        () -> asserting.post("/dvid/introspect", document, DvidIntrospection.class));
+                OAuthProof proof = metrics.time(
+                        MODE, "introspect_call", () -> asserting.post("/dvid/introspect", document, OAuthProof.class));
                 VerifiedDvid dvid = new VerifiedDvid(validated.result(), validated.jti(), sub, Optional.empty());
-                metrics.run(MODE, "zkp_verification", () -> proof.verify(dvid, settings, provider.provider()));
+                metrics.run(
+                        MODE,
+                        "zkp_verification",
+                        () -> proof.verify(
+                                dvid.dpa(), dvid.dpr(), settings.profile(), settings.limits(), provider.provider()));
             }
             DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
             return metrics.time(MODE, "target_request", () -> target.post(path, request, AccountResponse.class));

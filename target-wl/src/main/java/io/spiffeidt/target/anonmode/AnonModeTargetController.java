@@ -9,11 +9,9 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
-import io.spiffeidt.core.dvid.DvidIntrospection;
-import io.spiffeidt.core.dvid.DvidKeys;
-import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.DownstreamClients;
 import io.spiffeidt.support.OperationMetrics;
@@ -26,8 +24,6 @@ import io.spiffeidt.support.api.DocumentRequest;
 import io.spiffeidt.target.api.AccountOperations;
 import jakarta.validation.Valid;
 import java.security.Provider;
-import java.security.PublicKey;
-import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,10 +107,10 @@ public class AnonModeTargetController {
 
     /** Root binding: only the root goes to the asserting workload, never the hops or the bearer key. */
     private void introspect(String root, Delegation delegation) {
-        DvidIntrospection answer;
+        OAuthProof answer;
         try {
             answer = metrics.time(MODE, "introspect_call", () -> clients.client(MODE, Role.ASSERTING_WL)
-                    .post("/anon-mode/introspect", new AnonModeIntrospectRequest(root), DvidIntrospection.class));
+                    .post("/anon-mode/introspect", new AnonModeIntrospectRequest(root), OAuthProof.class));
         } catch (AssertionException e) {
             if (e.code() == ErrorCode.NOT_FOUND) {
                 throw new AssertionException(
@@ -122,33 +118,12 @@ public class AnonModeTargetController {
             }
             throw e;
         }
-        metrics.run(MODE, "zkp_verification", () -> verifyProof(answer, delegation));
-    }
-
-    /**
-     * The proof must show that the asserting workload holds an IdP-signed OAuth token of {@code iss
-     * = dpa}, {@code sub = dpr}; the IdP key comes from the asserting workload's answer (the peer
-     * this client authorizes), and a {@code kid} in the OAuth header must be the key's.
-     */
-    private void verifyProof(DvidIntrospection answer, Delegation delegation) {
-        String jwkKid = DvidKeys.kidOf(answer.idpKey());
-        PublicKey key = DvidKeys.parseJwk(answer.idpKey(), rsaProvider);
-        if (!(key instanceof RSAPublicKey rsa)) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "the IdP key is not an RSA key");
-        }
-        new EmbeddedZkp(answer.msg(), answer.zkp())
-                .verify(
-                        delegation.dpa(),
-                        delegation.dpr(),
-                        (issuer, kid) -> {
-                            if (!kid.isEmpty() && !jwkKid.isEmpty() && !kid.equals(jwkKid)) {
-                                throw new AssertionException(
-                                        ErrorCode.UNTRUSTED_KEY, "the IdP key id is not the OAuth token's");
-                            }
-                            return rsa;
-                        },
-                        profile,
-                        limits);
+        // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
+        // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
+        metrics.run(
+                MODE,
+                "zkp_verification",
+                () -> answer.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider));
     }
 
     /**

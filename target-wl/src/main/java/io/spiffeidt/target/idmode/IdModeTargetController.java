@@ -7,13 +7,11 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.dvid.DvidIntrospection;
-import io.spiffeidt.core.dvid.DvidKeys;
-import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.DownstreamClients;
@@ -26,8 +24,6 @@ import io.spiffeidt.support.api.DocumentRequest;
 import io.spiffeidt.target.api.AccountOperations;
 import jakarta.validation.Valid;
 import java.security.Provider;
-import java.security.PublicKey;
-import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -113,36 +109,15 @@ public class IdModeTargetController {
     /** Asks the asserting workload about the root only (the path beyond it is none of its business). */
     private void introspect(VerifiedIdMode verified) {
         String root = rootOf(verified.presentation().token(), verified.depth());
-        DvidIntrospection answer = metrics.time(MODE, "introspect_call", () -> clients.client(MODE, Role.ASSERTING_WL)
-                .post("/id-mode/introspect", DocumentRequest.of(root), DvidIntrospection.class));
+        OAuthProof answer = metrics.time(MODE, "introspect_call", () -> clients.client(MODE, Role.ASSERTING_WL)
+                .post("/id-mode/introspect", DocumentRequest.of(root), OAuthProof.class));
         Delegation delegation = verified.result().delegation();
-        metrics.run(MODE, "zkp_verification", () -> verifyProof(answer, delegation));
-    }
-
-    /**
-     * The proof must show that the asserting workload holds an IdP-signed OAuth token of {@code
-     * iss = dpa}, {@code sub = dpr}; the IdP key comes from the asserting workload's answer (the
-     * peer this client authorizes), and a {@code kid} in the OAuth header must be the key's.
-     */
-    private void verifyProof(DvidIntrospection answer, Delegation delegation) {
-        String jwkKid = DvidKeys.kidOf(answer.idpKey());
-        PublicKey key = DvidKeys.parseJwk(answer.idpKey(), rsaProvider);
-        if (!(key instanceof RSAPublicKey rsa)) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "the IdP key is not an RSA key");
-        }
-        new EmbeddedZkp(answer.msg(), answer.zkp())
-                .verify(
-                        delegation.dpa(),
-                        delegation.dpr(),
-                        (issuer, kid) -> {
-                            if (!kid.isEmpty() && !jwkKid.isEmpty() && !kid.equals(jwkKid)) {
-                                throw new AssertionException(
-                                        ErrorCode.UNTRUSTED_KEY, "the IdP key id is not the OAuth token's");
-                            }
-                            return rsa;
-                        },
-                        profile,
-                        limits);
+        // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
+        // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
+        metrics.run(
+                MODE,
+                "zkp_verification",
+                () -> answer.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider));
     }
 
     /** The root {@code P(0).S(0)}: the middle payload and middle signature segments of the token. */

@@ -1,4 +1,4 @@
-package io.spiffeidt.core.dvid;
+package io.spiffeidt.core.zkp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

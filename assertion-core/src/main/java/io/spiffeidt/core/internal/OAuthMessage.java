@@ -1,24 +1,23 @@
-package io.spiffeidt.core.dvid;
+package io.spiffeidt.core.internal;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.internal.Claims;
-import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The public part of an OAuth RS256 JWT, {@code header.payload} (the {@code msg} of a proof), read
- * strictly. Package-private helper.
+ * The public part of an OAuth RS256 JWT, {@code header.payload} (the {@code msg} of a proof of
+ * spec/dvid.md "The zero-knowledge proof"), read strictly; and the split of a whole token into that
+ * part and its signature (the prover's witness). Shared by DVID's embedded proof and the
+ * introspection answer of every mode. Not API.
  *
  * @param kid the header's {@code kid}, {@code ""} when absent
  * @param issuer the payload's {@code iss}
  * @param subject the payload's {@code sub}
  *     <p>Thread safety: immutable.
  */
-record OAuthMessage(String kid, String issuer, String subject) {
+public record OAuthMessage(String kid, String issuer, String subject) {
 
     /**
      * Parses {@code msg}.
@@ -26,7 +25,7 @@ record OAuthMessage(String kid, String issuer, String subject) {
      * @throws AssertionException {@link ErrorCode#MALFORMED}, {@link ErrorCode#UNSUPPORTED} (not
      *     RS256) or {@link ErrorCode#LIMIT_EXCEEDED}
      */
-    static OAuthMessage parse(String msg, Limits limits) {
+    public static OAuthMessage parse(String msg, Limits limits) {
         if (msg == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "missing OAuth msg");
         }
@@ -47,8 +46,38 @@ record OAuthMessage(String kid, String issuer, String subject) {
                 Claims.string(payload, "sub", limits, -1));
     }
 
+    /**
+     * The {@code header.payload} of a compact JWS OAuth token: everything before its last dot.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} for a token that is not a compact JWS
+     */
+    public static String msgOf(String oauthToken) {
+        if (oauthToken == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "missing OAuth token");
+        }
+        int last = oauthToken.lastIndexOf('.');
+        if (last <= 0) {
+            throw new AssertionException(ErrorCode.MALFORMED, "OAuth token is not a compact JWS");
+        }
+        String msg = oauthToken.substring(0, last);
+        if (msg.indexOf('.') <= 0 || msg.indexOf('.') != msg.lastIndexOf('.')) {
+            throw new AssertionException(ErrorCode.MALFORMED, "OAuth token is not a compact JWS");
+        }
+        return msg;
+    }
+
+    /**
+     * The decoded signature of a compact JWS OAuth token (the prover's witness; a fresh array).
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} for a token that is not a compact JWS
+     */
+    public static byte[] signatureOf(String oauthToken) {
+        String msg = msgOf(oauthToken);
+        return Codec.fromB64url(oauthToken.substring(msg.length() + 1));
+    }
+
     /** The bytes the IdP signed: the ASCII of {@code msg}. */
-    static byte[] signingInput(String msg) {
+    public static byte[] signingInput(String msg) {
         return msg.getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -57,7 +86,7 @@ record OAuthMessage(String kid, String issuer, String subject) {
      *
      * @throws AssertionException {@link ErrorCode#DELEGATION_INVALID} otherwise
      */
-    void requireDelegation(String dpa, String dpr) {
+    public void requireDelegation(String dpa, String dpr) {
         if (!issuer.equals(dpa) || !subject.equals(dpr)) {
             throw new AssertionException(
                     ErrorCode.DELEGATION_INVALID, "the OAuth token of the proof is not the one of dpa / dpr");

@@ -1,4 +1,4 @@
-package io.spiffeidt.core.dvid;
+package io.spiffeidt.core.zkp;
 
 import java.math.BigInteger;
 import java.util.List;

@@ -1,6 +1,6 @@
-package io.spiffeidt.core.dvid;
+package io.spiffeidt.core.zkp;
 
-import static io.spiffeidt.core.dvid.DvidTestSupport.BC;
+import static io.spiffeidt.core.zkp.ZkpTestSupport.BC;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +9,8 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.internal.Jwks;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -23,6 +25,7 @@ import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,10 +37,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RsaSignatureProofTests {
 
     private static final Limits LIMITS = Limits.defaults();
-    private static final String TOKEN = DvidTestSupport.oauthToken();
+    private static final String TOKEN = ZkpTestSupport.oauthToken();
     private static final byte[] MSG = TOKEN.substring(0, TOKEN.lastIndexOf('.')).getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SIG = Codec.fromB64url(TOKEN.substring(TOKEN.lastIndexOf('.') + 1));
-    private static final RSAPublicKey KEY = DvidTestSupport.idpPublicKey();
+    private static final RSAPublicKey KEY = ZkpTestSupport.idpPublicKey();
     private static final ZkProof PROOF = RsaSignatureProof.prove(MSG, SIG, KEY, 80, new SecureRandom());
 
     private static void assertCode(ZkProof proof, byte[] msg, VerificationProfile profile, ErrorCode code) {
@@ -160,7 +163,7 @@ class RsaSignatureProofTests {
 
     @Test
     void verifyWhenCommitmentSharesAFactorWithTheModulusThenBadProof() {
-        BigInteger prime = ((RSAPrivateCrtKey) DvidTestSupport.idpKeyPair().getPrivate()).getPrimeP();
+        BigInteger prime = ((RSAPrivateCrtKey) ZkpTestSupport.idpKeyPair().getPrivate()).getPrimeP();
         assertCode(withC(c -> set(c, 2, prime)), MSG, VerificationProfile.ORIGINAL_COMPATIBLE, ErrorCode.BAD_PROOF);
     }
 
@@ -241,5 +244,42 @@ class RsaSignatureProofTests {
         assertThat(em[emLen - 1 - 51 - 1]).isEqualTo((byte) 0x00);
         assertThat(Codec.hex(java.util.Arrays.copyOfRange(em, emLen - 52, emLen - 33)))
                 .isEqualTo("3031300d060960864801650304020105000420");
+    }
+
+    @Test
+    void verifyWhenVector010ThenDerivedValuesMatchAndCompactFormIsOurs() {
+        Map<String, Object> v = ZkpTestSupport.readVector("010_zkp_proof80.json");
+        Map<String, Object> jwk = ZkpTestSupport.at(v, "inputs.idp_key.jwk");
+        RSAPublicKey key = (RSAPublicKey) Jwks.parseJwk(Json.write(jwk), BC);
+        String msg = ZkpTestSupport.at(v, "inputs.msg");
+        ZkProof pretty = ZkProofCodec.parse(ZkpTestSupport.at(v, "outputs.proof_json"));
+        ZkProof compact = ZkProofCodec.parse(ZkpTestSupport.at(v, "outputs.proof_json_compact"));
+
+        assertThat(pretty).isEqualTo(compact);
+        assertThat(ZkProofCodec.toJson(pretty)).isEqualTo(ZkpTestSupport.at(v, "outputs.proof_json_compact"));
+        int emLen = (key.getModulus().bitLength() + 7) / 8;
+        assertThat(RsaSignatureProof.emsaPkcs1Sha256(msg.getBytes(StandardCharsets.US_ASCII), emLen))
+                .isEqualTo(new BigInteger(
+                        (String) ZkpTestSupport.at(v, "derived_by_harness_for_debugging.m_emsa_hex"), 16));
+        byte[] d = RsaSignatureProof.challenge(pretty.c());
+        assertThat(Codec.hex(d))
+                .isEqualTo(ZkpTestSupport.at(v, "derived_by_harness_for_debugging.challenge_sha256_hex"));
+        StringBuilder bits = new StringBuilder();
+        for (int i = 0; i < pretty.rounds(); i++) {
+            bits.append(RsaSignatureProof.bit(d, i) ? '1' : '0');
+        }
+        assertThat(bits.toString()).isEqualTo(ZkpTestSupport.at(v, "derived_by_harness_for_debugging.challenge_bits"));
+        // the proof is for the message of the vectors' OAuth token, and our own proof of it verifies too
+        assertThat(msg + "." + ZkpTestSupport.at(v, "inputs.signature_b64url_witness"))
+                .isEqualTo(ZkpTestSupport.at(v, "inputs.oauth.token"));
+        int proofLen = ((BigInteger) ZkpTestSupport.at(v, "inputs.proof_len")).intValueExact();
+        ZkProof ours = RsaSignatureProof.prove(
+                msg.getBytes(StandardCharsets.US_ASCII),
+                Codec.fromB64url(ZkpTestSupport.at(v, "inputs.signature_b64url_witness")),
+                key,
+                proofLen,
+                new SecureRandom());
+        RsaSignatureProof.verify(
+                ours, msg.getBytes(StandardCharsets.US_ASCII), key, VerificationProfile.STRICT, Limits.defaults());
     }
 }

@@ -1,0 +1,96 @@
+package io.spiffeidt.core.zkp;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.internal.Jwks;
+import io.spiffeidt.core.internal.OAuthMessage;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.interfaces.RSAPublicKey;
+import java.util.Objects;
+
+/**
+ * The introspection answer of every mode (spec/dvid.md "Introspection"; the same body answers
+ * {@code POST /id-mode/introspect}, spec/id-mode.md, and {@code POST /anon-mode/introspect},
+ * spec/anon-mode.md): the OAuth token's {@code header.payload}, the proof that its holder knows the
+ * IdP's signature on it (spec/dvid.md "The zero-knowledge proof"), and the IdP's public key as a
+ * JWK. The OAuth token itself (its signature) is never part of it. The component names are the JSON
+ * field names of the wire body {@code {"msg","zkp","idpKey"}}.
+ *
+ * @param msg the OAuth token's {@code header.payload} (ASCII)
+ * @param zkp the proof JSON text ({@link ZkProofCodec})
+ * @param idpKey the IdP's RSA public key as a JWK JSON text (with the IdP's {@code kid})
+ *     <p>Thread safety: immutable.
+ */
+public record OAuthProof(String msg, String zkp, String idpKey) {
+
+    /** Requires every value. */
+    public OAuthProof {
+        Objects.requireNonNull(msg, "msg");
+        Objects.requireNonNull(zkp, "zkp");
+        Objects.requireNonNull(idpKey, "idpKey");
+    }
+
+    /**
+     * Makes the introspection record for an OAuth RS256 token (done by the asserting workload at mint
+     * or lazily at the first introspection): splits off the signature and proves knowledge of it in
+     * {@code rounds} rounds.
+     *
+     * @param oauthToken the user's OAuth token (verified before)
+     * @param idpKey the IdP key that signed it
+     * @param idpKid the IdP key's {@code kid}
+     * @param rounds the proof's rounds
+     * @param random the prover's randomness
+     * @throws AssertionException {@link ErrorCode#MALFORMED} or {@link ErrorCode#BAD_SIGNATURE}
+     */
+    public static OAuthProof create(
+            String oauthToken, RSAPublicKey idpKey, String idpKid, int rounds, SecureRandom random) {
+        String msg = OAuthMessage.msgOf(oauthToken);
+        byte[] signature = OAuthMessage.signatureOf(oauthToken);
+        ZkProof proof = RsaSignatureProof.prove(OAuthMessage.signingInput(msg), signature, idpKey, rounds, random);
+        return new OAuthProof(msg, ZkProofCodec.toJson(proof), Jwks.jwk(idpKey, idpKid));
+    }
+
+    /**
+     * Checks this answer against the delegation of a verified document (the caller's step after
+     * verifying it): the OAuth payload in {@code msg} must have {@code iss == dpa} and {@code sub ==
+     * dpr}, a {@code kid} in the OAuth header must be the JWK's, and the proof must verify for {@code
+     * msg} under the JWK's key with {@code profile} and {@code limits}.
+     *
+     * @param dpa the verified document's {@code dpa} (the OAuth issuer)
+     * @param dpr the verified document's {@code dpr} (the user)
+     * @param profile strict or original-compatible (the proof's minimum rounds)
+     * @param limits the size and round limits
+     * @param provider the JCA provider that builds the IdP's RSA key
+     * @throws AssertionException {@link ErrorCode#DELEGATION_INVALID} when {@code msg} names another
+     *     user, {@link ErrorCode#UNTRUSTED_KEY} when the key ids differ, {@link ErrorCode#BAD_PROOF}
+     *     when the proof does not verify, {@link ErrorCode#MALFORMED} / {@link ErrorCode#UNSUPPORTED}
+     *     for unreadable input or a non-RSA key
+     */
+    public void verify(String dpa, String dpr, VerificationProfile profile, Limits limits, Provider provider) {
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(limits, "limits");
+        String jwkKid = Jwks.kidOf(idpKey);
+        PublicKey key = Jwks.parseJwk(idpKey, provider);
+        if (!(key instanceof RSAPublicKey rsa)) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, "the IdP key is not an RSA key");
+        }
+        OAuthMessage oauth = OAuthMessage.parse(msg, limits);
+        oauth.requireDelegation(dpa, dpr);
+        if (!oauth.kid().isEmpty() && !jwkKid.isEmpty() && !oauth.kid().equals(jwkKid)) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "the IdP key id is not the OAuth token's");
+        }
+        limits.checkEncodedSize(zkp.length());
+        ZkProof parsed = ZkProofCodec.parse(zkp);
+        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), rsa, profile, limits);
+    }
+
+    /** Names the sizes only. */
+    @Override
+    public String toString() {
+        return "OAuthProof[msg=" + msg.length() + " chars, zkp=" + zkp.length() + " chars]";
+    }
+}
