@@ -9,7 +9,6 @@ import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -36,27 +34,17 @@ import tools.jackson.databind.JsonNode;
  * <p>Attack tokens are built here with the core minter and extender: extending needs only the
  * complete token (its last {@code s} is the next key), which is what a holder of the token has.
  */
-class AnonModeFlowIT {
+class AnonModeFlowIT extends EmbeddedStackIT {
 
     private static final String MODE = "anon-mode";
     private static final String ANONYMOUS = "anonymous";
 
-    private static DevStack stack;
-    private static SystemClient client;
     private static AnonModeSettings subjectSettings;
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
+        startStack(DevStackSettings.ephemeral());
         subjectSettings = AnonModeSettings.strict(stack.idOf("subject-wl"), Clock.systemUTC());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test

@@ -6,7 +6,6 @@ import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.NonceSource;
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +15,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -27,27 +25,16 @@ import tools.jackson.databind.JsonNode;
  * and m-tier forwards the token without extending it. The target then reveals subject-wl in the
  * path, and the token reaches it with two layers.
  */
-class AnonModeOriginalCompatibleIT {
+class AnonModeOriginalCompatibleIT extends EmbeddedStackIT {
 
     private static final String MODE = "anon-mode";
 
-    private static DevStack stack;
-    private static SystemClient client;
-
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral()
+        startStack(DevStackSettings.ephemeral()
                 .withProperty("spiffeidt.verification.profile", "original-compatible")
                 .withWorkloadProperty("subject-wl", "spiffeidt.subject.anon-mode.include-iid", "true")
                 .withWorkloadProperty("m-tier", "spiffeidt.mtier.anon-mode.extend", "false"));
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test

@@ -2,10 +2,8 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -14,23 +12,12 @@ import tools.jackson.databind.JsonNode;
  * DVID with the proof embedded as the {@code zkp} claim (spec/dvid.md) and made lazily at the
  * first introspection: the ~100 KB document travels in JSON bodies through every tier.
  */
-class DvidEmbeddedProofIT {
-
-    private static DevStack stack;
-    private static SystemClient client;
+class DvidEmbeddedProofIT extends EmbeddedStackIT {
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral()
+        startStack(DevStackSettings.ephemeral()
                 .withWorkloadProperty("asserting-wl", "spiffeidt.asserting.dvid.embed-zkp", "true"));
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test

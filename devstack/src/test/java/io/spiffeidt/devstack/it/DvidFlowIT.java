@@ -2,14 +2,12 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -18,22 +16,11 @@ import tools.jackson.databind.JsonNode;
  * DVID through the four tiers over real SPIFFE mTLS (the development Workload API) with the
  * development IdP: the user's walk-through, attacks at the middle tier, bad input, metrics.
  */
-class DvidFlowIT {
-
-    private static DevStack stack;
-    private static SystemClient client;
+class DvidFlowIT extends EmbeddedStackIT {
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        startStack(DevStackSettings.ephemeral());
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModeMinter;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.ca.IssuedSvid;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -37,27 +35,16 @@ import tools.jackson.databind.JsonNode;
  * <p>Attack tokens are built here with the real workloads' current SVIDs (the test holds what a
  * compromised workload would hold) and the core minter and extender, which sign but never verify.
  */
-class IdModeFlowIT {
+class IdModeFlowIT extends EmbeddedStackIT {
 
     private static final String MODE = "id-mode";
     private static final Limits LIMITS = Limits.defaults();
     private static final TimeRules TIME = TimeRules.defaults(Clock.systemUTC());
     private static final Provider BC = new BouncyCastleProvider();
 
-    private static DevStack stack;
-    private static SystemClient client;
-
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        startStack(DevStackSettings.ephemeral());
     }
 
     @Test

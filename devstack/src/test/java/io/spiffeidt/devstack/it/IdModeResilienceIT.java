@@ -2,13 +2,11 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,25 +17,14 @@ import org.junit.jupiter.api.Test;
  * spiffeidt.target.id-mode.introspect: false}), the asserting workload goes away: documents already
  * minted keep serving, since nothing after the mint calls it.
  */
-class IdModeResilienceIT {
+class IdModeResilienceIT extends EmbeddedStackIT {
 
     private static final String MODE = "id-mode";
 
-    private static DevStack stack;
-    private static SystemClient client;
-
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral()
+        startStack(DevStackSettings.ephemeral()
                 .withWorkloadProperty("target-wl", "spiffeidt.target.id-mode.introspect", "false"));
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test

@@ -8,7 +8,6 @@ import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidExtender;
 import io.spiffeidt.core.lsvid.LsvidToken;
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.ca.IssuedSvid;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
@@ -28,7 +27,6 @@ import java.util.concurrent.Future;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -42,24 +40,13 @@ import tools.jackson.databind.JsonNode;
  * Workload API: it extends documents with the workload's key and presents them over mTLS with the
  * workload's certificate, exactly as the workload itself would.
  */
-class LsvidFlowIT {
+class LsvidFlowIT extends EmbeddedStackIT {
 
     private static final TimeRules TIME = TimeRules.defaults(Clock.systemUTC());
 
-    private static DevStack stack;
-    private static SystemClient client;
-
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        startStack(DevStackSettings.ephemeral());
     }
 
     @Test

@@ -2,11 +2,9 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,22 +13,11 @@ import org.junit.jupiter.api.Test;
  * with the asserting workload stopped (DESIGN.md, LSVID row: "no call to asserting"). Only a new
  * mint needs it.
  */
-class LsvidOutageIT {
-
-    private static DevStack stack;
-    private static SystemClient client;
+class LsvidOutageIT extends EmbeddedStackIT {
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        startStack(DevStackSettings.ephemeral());
     }
 
     @Test

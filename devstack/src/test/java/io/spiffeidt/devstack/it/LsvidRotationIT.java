@@ -2,14 +2,12 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import io.spiffeidt.support.WorkloadIdentity;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,22 +22,11 @@ import org.junit.jupiter.api.Test;
  * kept-alive connection, or a new one resuming a TLS session of the old context, would still carry
  * the old certificate.
  */
-class LsvidRotationIT {
-
-    private static DevStack stack;
-    private static SystemClient client;
+class LsvidRotationIT extends EmbeddedStackIT {
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        startStack(DevStackSettings.ephemeral());
     }
 
     @Test

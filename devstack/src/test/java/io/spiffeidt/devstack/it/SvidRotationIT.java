@@ -2,12 +2,10 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,22 +13,11 @@ import org.junit.jupiter.api.Test;
  * A running workload picks up a rotated X.509-SVID from the development Workload API (through
  * java-spiffe's DefaultX509Source, unchanged) and serves and calls with it; the flow keeps working.
  */
-class SvidRotationIT {
-
-    private static DevStack stack;
-    private static SystemClient client;
+class SvidRotationIT extends EmbeddedStackIT {
 
     @BeforeAll
     static void start() {
-        stack = DevStack.start(DevStackSettings.ephemeral());
-        client = new SystemClient(stack);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        startStack(DevStackSettings.ephemeral());
     }
 
     @Test
