@@ -61,7 +61,7 @@ if ! bindir=$(find_bindir); then
   log "installing PostgreSQL with apt-get"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2 || die "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2 || die "apt-get install postgresql failed"
+  apt-get install -y -qq postgresql >&2 || die "apt-get install postgresql failed"
   bindir=$(find_bindir) || die "PostgreSQL installed but initdb/pg_ctl/postgres not found under /usr/lib/postgresql/*/bin"
 fi
 pg_tool() { # the tool from the server's bin dir, else from PATH (Debian keeps psql/pg_isready in /usr/bin too)
