@@ -7,7 +7,7 @@ import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.NonceSource;
-import io.spiffeidt.support.Role;
+import io.spiffeidt.support.AnonModeSupport;
 import io.spiffeidt.support.WorkloadIdentity;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,11 +43,7 @@ public class AnonModeMtierConfiguration {
             Limits limits,
             TimeRules timeRules,
             AnonModeMtierProperties properties) {
-        if (properties.includeIid() && profile == VerificationProfile.STRICT) {
-            throw new IllegalStateException("spiffeidt.mtier.anon-mode.include-iid needs "
-                    + "spiffeidt.verification.profile=original-compatible (strict verifiers reject iid)");
-        }
-        return new AnonModeSettings(
-                identity.idOf(Role.SUBJECT_WL), profile, limits, timeRules, properties.includeIid());
+        return AnonModeSupport.hopSettings(
+                identity, profile, limits, timeRules, properties.includeIid(), "spiffeidt.mtier.anon-mode.include-iid");
     }
 }

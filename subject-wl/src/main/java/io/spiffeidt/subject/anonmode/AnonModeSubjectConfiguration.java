@@ -7,6 +7,7 @@ import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.support.AnonModeSupport;
 import io.spiffeidt.support.WorkloadIdentity;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,10 +46,12 @@ public class AnonModeSubjectConfiguration {
             Limits limits,
             TimeRules timeRules,
             AnonModeSubjectProperties properties) {
-        if (properties.includeIid() && profile == VerificationProfile.STRICT) {
-            throw new IllegalStateException("spiffeidt.subject.anon-mode.include-iid needs "
-                    + "spiffeidt.verification.profile=original-compatible (strict verifiers reject iid)");
-        }
-        return new AnonModeSettings(identity.self(), profile, limits, timeRules, properties.includeIid());
+        return AnonModeSupport.hopSettings(
+                identity,
+                profile,
+                limits,
+                timeRules,
+                properties.includeIid(),
+                "spiffeidt.subject.anon-mode.include-iid");
     }
 }
