@@ -10,6 +10,7 @@ import io.spiffeidt.subject.SubjectWorkloadApplication;
 import io.spiffeidt.target.TargetWorkloadApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.PortInUseException;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -51,6 +53,8 @@ public final class DevStack implements AutoCloseable {
             "org.springframework.boot.security.oauth2.server.authorization.autoconfigure.servlet"
                     + ".OAuth2AuthorizationServerJwtAutoConfiguration");
 
+    private static final int PORT_ATTEMPTS = 3;
+
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     private final DevStackSettings settings;
@@ -76,19 +80,59 @@ public final class DevStack implements AutoCloseable {
         }
     }
 
-    /** Starts everything; on failure, stops what was started and rethrows. */
+    /**
+     * Starts everything; on failure, stops what was started and rethrows. When some port was left for
+     * the stack to choose and another process took it between the check and the bind, the stack is
+     * started again on fresh ports (at most {@value #PORT_ATTEMPTS} times).
+     */
     public static DevStack start(DevStackSettings settings) {
-        DevStack stack = new DevStack(settings);
-        try {
-            stack.startComponent("idp");
-            for (String name : WORKLOADS) {
-                stack.startComponent(name);
+        for (int attempt = 1; ; attempt++) {
+            DevStack stack = new DevStack(settings);
+            try {
+                stack.startComponent("idp");
+                for (String name : WORKLOADS) {
+                    stack.startComponent(name);
+                }
+                return stack;
+            } catch (RuntimeException e) {
+                stack.close();
+                if (attempt >= PORT_ATTEMPTS || !stack.lostChosenPort(e)) {
+                    throw e;
+                }
             }
-            return stack;
-        } catch (RuntimeException e) {
-            stack.close();
-            throw e;
         }
+    }
+
+    /** Whether the failure is a port clash on a port this stack chose itself (not one configured). */
+    private boolean lostChosenPort(Throwable failure) {
+        if (!isPortClash(failure)) {
+            return false;
+        }
+        Integer port = clashingPort(failure);
+        return port == null
+                ? settings.ports().containsValue(0)
+                : ports.entrySet().stream()
+                        .anyMatch(e ->
+                                e.getValue().equals(port) && settings.ports().get(e.getKey()) == 0);
+    }
+
+    /** Whether a start failure was caused by a port already in use. */
+    static boolean isPortClash(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof PortInUseException || t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Integer clashingPort(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof PortInUseException p) {
+                return p.getPort();
+            }
+        }
+        return null;
     }
 
     /** The SPIFFE ID the stack gives a workload name. */
@@ -203,7 +247,16 @@ public final class DevStack implements AutoCloseable {
 
     private static Map<String, Integer> resolvePorts(Map<String, Integer> requested) {
         Map<String, Integer> out = new LinkedHashMap<>();
-        requested.forEach((k, v) -> out.put(k, v == 0 ? freePort() : v));
+        java.util.Set<Integer> taken = new java.util.HashSet<>(requested.values());
+        requested.forEach((k, v) -> {
+            int port = v;
+            while (port == 0) {
+                int candidate = freePort();
+                // two components must never be given the same port
+                port = taken.add(candidate) ? candidate : 0;
+            }
+            out.put(k, port);
+        });
         return Map.copyOf(out);
     }
 
