@@ -8,17 +8,24 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.lsvid.IdClaim;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidExtender;
 import io.spiffeidt.core.lsvid.LsvidSettings;
 import io.spiffeidt.core.lsvid.LsvidToken;
+import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Presenter;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.Provider;
+import java.security.PublicKey;
+import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -37,21 +44,28 @@ public class LsvidHop {
     private final Limits limits;
     private final TimeRules timeRules;
     private final Provider provider;
+    private final LsvidV1IssuerKeys v1IssuerKeys;
     private final LsvidBaseBuilder bases;
     private final LsvidExtender extender;
     private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
 
+    /**
+     * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
+     *     original-compatible profile
+     */
     public LsvidHop(
             WorkloadIdentity identity,
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
-            TimeRules timeRules) {
+            TimeRules timeRules,
+            LsvidV1IssuerKeys v1IssuerKeys) {
         this.identity = identity;
         this.profile = profile;
         this.limits = limits;
         this.timeRules = timeRules;
         this.provider = provider.provider();
+        this.v1IssuerKeys = v1IssuerKeys;
         this.bases = new LsvidBaseBuilder(timeRules, this.provider);
         this.extender = new LsvidExtender(timeRules, this.provider);
     }
@@ -84,7 +98,7 @@ public class LsvidHop {
             return current;
         }
         LsvidVerifier fresh = new LsvidVerifier(new LsvidSettings(
-                identity.idOf(Role.ASSERTING_WL), bundle, profile, limits, timeRules, List.of(), provider));
+                identity.idOf(Role.ASSERTING_WL), bundle, profile, limits, timeRules, v1IssuerKeys.keys(), provider));
         verifier.set(fresh);
         return fresh;
     }
@@ -120,5 +134,43 @@ public class LsvidHop {
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return new LsvidExtender(rules, provider)
                 .extendWithDelegation(document, base, svid.getPrivateKey(), subject, dpa, dpr);
+    }
+
+    /**
+     * Verifies a document a downstream workload answered (the subject workload's check of what the
+     * asserting workload returns): the strict checks with this workload as audience and the
+     * delegation required. The answer came over an mTLS connection that authenticated exactly the
+     * configured SPIFFE ID of {@code from}, but the HTTP client does not expose the server's leaf; so
+     * the presenter is that configured ID (the name check is real: the outermost issuer must be it)
+     * with the key of the outermost layer's own, anchored {@code iss.id} (the key check then only
+     * confirms that this key signed the layer, which step 3 checks anyway).
+     *
+     * @throws AssertionException as the verifier, and {@link ErrorCode#MALFORMED} when the answer has
+     *     no extension layer
+     */
+    public LsvidVerification verifyAnswer(String encoded, Role from) {
+        Lsvid decoded = decode(encoded);
+        LsvidToken outer = decoded.token();
+        IdClaim iss = outer.payload().iss();
+        if (outer.isBase()
+                || iss == null
+                || iss.id() == null
+                || iss.id().payload().sub() == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the answer has no extension layer");
+        }
+        Presenter answering = new Presenter(
+                identity.idOf(from), publicKey(iss.id().payload().sub().pk()));
+        return verifier().verify(encoded, identity.self(), answering, DelegationRule.REQUIRED);
+    }
+
+    private static PublicKey publicKey(byte[] spki) {
+        if (spki == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "iss.id without sub.pk");
+        }
+        try {
+            return KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(spki));
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, "iss.id key is not a readable EC key");
+        }
     }
 }

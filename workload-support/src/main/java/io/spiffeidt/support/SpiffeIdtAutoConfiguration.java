@@ -79,6 +79,45 @@ public class SpiffeIdtAutoConfiguration {
         return properties.verification().profile();
     }
 
+    /** The trusted version 1 LSVID issuer keys of {@code spiffeidt.verification.lsvid-v1-issuer-keys}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public LsvidV1IssuerKeys lsvidV1IssuerKeys(SpiffeIdtProperties properties) {
+        LsvidV1IssuerKeys keys =
+                LsvidV1IssuerKeys.load(properties.verification().lsvidV1IssuerKeys());
+        if (!keys.keys().isEmpty() && properties.verification().profile() == VerificationProfile.STRICT) {
+            log.warn(
+                    "{} version 1 LSVID issuer key(s) configured but unused under the strict profile",
+                    keys.keys().size());
+        }
+        return keys;
+    }
+
+    /** This workload's LSVID hop: its base, extensions, and verification. */
+    @Bean
+    @ConditionalOnMissingBean
+    public LsvidHop lsvidHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            LsvidV1IssuerKeys v1IssuerKeys) {
+        return new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys);
+    }
+
+    /** This workload's ID-Mode hop: its verifier and the layers it signs. */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdModeHop idModeHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        return new IdModeHop(identity, provider, profile, limits, timeRules);
+    }
+
     /** Opens Workload API sources on the configured socket. */
     @Bean
     @ConditionalOnMissingBean

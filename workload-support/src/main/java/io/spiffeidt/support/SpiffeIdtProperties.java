@@ -7,6 +7,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -61,7 +62,7 @@ public record SpiffeIdtProperties(
         pooling = pooling == null ? new Pooling(null, null, null, null, 64) : pooling;
         crypto = crypto == null ? new Crypto(null) : crypto;
         oauth = oauth == null ? new OAuth(null, null, null, null, null) : oauth;
-        verification = verification == null ? new Verification(null, null, null, null) : verification;
+        verification = verification == null ? new Verification(null, null, null, null, null) : verification;
     }
 
     /** The defaults with the given trust domain and workload (for tests and tools). */
@@ -207,18 +208,23 @@ public record SpiffeIdtProperties(
      * @param lifetime lifetime of a minted document (default 120 s)
      * @param originalMaxAge lifetime assumed for an original document without {@code exp} (default
      *     300 s)
+     * @param lsvidV1IssuerKeys PEM files ({@code PUBLIC KEY}, EC P-256) of the original SPIRE LSVID
+     *     signing keys that version 1 LSVID base tokens must be signed with; used only under the
+     *     original-compatible profile (default none: every version 1 document is rejected)
      */
     public record Verification(
             @DefaultValue("strict") VerificationProfile profile,
             @DefaultValue("30s") Duration skew,
             @DefaultValue("120s") Duration lifetime,
-            @DefaultValue("300s") Duration originalMaxAge) {
+            @DefaultValue("300s") Duration originalMaxAge,
+            List<Path> lsvidV1IssuerKeys) {
         /** Applies the defaults. */
         public Verification {
             profile = profile == null ? VerificationProfile.STRICT : profile;
             skew = skew == null ? Duration.ofSeconds(30) : skew;
             lifetime = lifetime == null ? Duration.ofSeconds(120) : lifetime;
             originalMaxAge = originalMaxAge == null ? Duration.ofSeconds(300) : originalMaxAge;
+            lsvidV1IssuerKeys = lsvidV1IssuerKeys == null ? List.of() : List.copyOf(lsvidV1IssuerKeys);
         }
     }
 }

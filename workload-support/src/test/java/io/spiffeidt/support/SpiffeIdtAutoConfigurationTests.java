@@ -11,11 +11,18 @@ import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
+import java.security.spec.ECGenParameterSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
@@ -55,6 +62,12 @@ class SpiffeIdtAutoConfigurationTests {
                     assertThat(context).hasSingleBean(OperationMetrics.class);
                     assertThat(context).hasSingleBean(OAuthTokenVerifier.class);
                     assertThat(context).hasSingleBean(DownstreamClients.class);
+                    assertThat(context).hasSingleBean(LsvidHop.class);
+                    assertThat(context.getBean(IdModeHop.class)
+                                    .verifier()
+                                    .settings()
+                                    .assertingWorkload())
+                            .hasToString("spiffe://example.org/asserting-wl");
                     assertThat(context).doesNotHaveBean(ProblemDetailsAdvice.class);
                 });
     }
@@ -69,6 +82,44 @@ class SpiffeIdtAutoConfigurationTests {
                     assertThat(context.getBean(TimeRules.class).now()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
                     assertThat(context.getBean(SignatureProvider.class).name()).isEqualTo("sun");
                 });
+    }
+
+    @Test
+    void verifyWhenLsvidV1IssuerKeysConfiguredThenTheHopVerifierTrustsExactlyThem(@TempDir Path dir) throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+        PublicKey key = generator.generateKeyPair().getPublic();
+        Path pem = Files.writeString(
+                dir.resolve("spire-lsvid.pem"),
+                "-----BEGIN PUBLIC KEY-----\n"
+                        + Base64.getMimeEncoder().encodeToString(key.getEncoded())
+                        + "\n-----END PUBLIC KEY-----\n");
+        runner.withPropertyValues(
+                        "spiffeidt.verification.profile=original-compatible",
+                        "spiffeidt.verification.lsvid-v1-issuer-keys[0]=" + pem)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(LsvidHop.class)
+                                    .verifier()
+                                    .settings()
+                                    .trustedV1IssuerKeys())
+                            .extracting(PublicKey::getEncoded)
+                            .containsExactly(key.getEncoded());
+                });
+        runner.run(context -> assertThat(
+                        context.getBean(LsvidHop.class).verifier().settings().trustedV1IssuerKeys())
+                .isEmpty());
+    }
+
+    @Test
+    void verifyWhenLsvidV1IssuerKeyFileUnusableThenStartupFails(@TempDir Path dir) throws Exception {
+        Path notAKey = Files.writeString(dir.resolve("not-a-key.pem"), "hello");
+        runner.withPropertyValues("spiffeidt.verification.lsvid-v1-issuer-keys[0]=" + notAKey)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("lsvid-v1-issuer-keys[0]")
+                        .hasMessageContaining("no PEM PUBLIC KEY block"));
     }
 
     @Test

@@ -4,21 +4,16 @@ import io.spiffeidt.asserting.config.AssertingProperties.ZkpTiming;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.idmode.IdModeCredentials;
-import io.spiffeidt.core.idmode.IdModeMinter;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
+import io.spiffeidt.support.IdModeHop;
 import io.spiffeidt.support.OAuthTokenVerifier;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
-import io.spiffeidt.support.SignatureProvider;
-import io.spiffeidt.support.SvidBound;
 import io.spiffeidt.support.VerifiedOAuthToken;
 import io.spiffeidt.support.api.AccessTokenRequest;
 import io.spiffeidt.support.api.DocumentRequest;
@@ -50,33 +45,23 @@ public class IdModeController {
     private static final Mode MODE = Mode.ID_MODE;
 
     private final OAuthTokenVerifier oauthVerifier;
-    private final SvidBound<IdModeCredentials> signing;
+    private final IdModeHop hop;
     private final IntrospectionStore<IdModeIntrospectionEntry> store;
     private final OperationMetrics metrics;
-    private final SignatureProvider provider;
     private final IdModeAssertingProperties settings;
-    private final TimeRules timeRules;
-    private final Limits limits;
     private final SecureRandom random = new SecureRandom();
 
     public IdModeController(
             OAuthTokenVerifier oauthVerifier,
-            SvidBound<IdModeCredentials> signing,
+            IdModeHop hop,
             IntrospectionStore<IdModeIntrospectionEntry> store,
             OperationMetrics metrics,
-            SignatureProvider provider,
-            IdModeAssertingProperties settings,
-            TimeRules timeRules,
-            Limits limits) {
+            IdModeAssertingProperties settings) {
         this.oauthVerifier = oauthVerifier;
-        this.signing = signing;
+        this.hop = hop;
         this.store = store;
         this.metrics = metrics;
-        this.provider = provider;
         this.settings = settings;
-        this.timeRules =
-                new TimeRules(timeRules.clock(), timeRules.skew(), settings.lifetime(), timeRules.originalMaxAge());
-        this.limits = limits;
     }
 
     /**
@@ -92,10 +77,12 @@ public class IdModeController {
         if (settings.zkp() == ZkpTiming.AT_MINT) {
             proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
         }
-        IdModePresentation root =
-                metrics.time(MODE, "mint", () -> new IdModeMinter(signing.get(), timeRules, limits, provider.provider())
-                        .mint(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
-        IdModeToken parsed = IdModeToken.parse(root.token(), limits);
+        IdModePresentation root = metrics.time(
+                MODE,
+                "mint",
+                () -> hop.mintRoot(
+                        caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt(), settings.lifetime()));
+        IdModeToken parsed = hop.parse(root.token());
         String pending = settings.zkp() == ZkpTiming.LAZY ? accessToken : null;
         store.put(
                 storeKey(root.token()),
@@ -116,7 +103,7 @@ public class IdModeController {
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
     public OAuthProof introspect(@Valid @RequestBody DocumentRequest request) {
-        String root = IdModeToken.parse(request.token(), limits).prefix(1);
+        String root = hop.parse(request.token()).prefix(1);
         String key = storeKey(root);
         IdModeIntrospectionEntry entry = store.get(key)
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));

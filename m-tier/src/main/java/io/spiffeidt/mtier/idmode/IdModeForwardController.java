@@ -1,26 +1,15 @@
 package io.spiffeidt.mtier.idmode;
 
-import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.idmode.IdModeArtifacts;
-import io.spiffeidt.core.idmode.IdModeCredentials;
-import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModePresentation;
-import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.IdModeHop;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
-import io.spiffeidt.support.SignatureProvider;
-import io.spiffeidt.support.SvidBound;
-import io.spiffeidt.support.WorkloadIdentity;
 import io.spiffeidt.support.api.AccountResponse;
 import io.spiffeidt.support.api.DocumentRequest;
 import jakarta.validation.Valid;
@@ -42,32 +31,12 @@ public class IdModeForwardController {
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final IdModeVerifier verifier;
-    private final SvidBound<IdModeCredentials> signing;
-    private final SignatureProvider provider;
-    private final TimeRules timeRules;
-    private final Limits limits;
-    private final SpiffeId self;
-    private final SpiffeId target;
+    private final IdModeHop hop;
 
-    public IdModeForwardController(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            IdModeVerifier verifier,
-            SvidBound<IdModeCredentials> signing,
-            SignatureProvider provider,
-            TimeRules timeRules,
-            Limits limits,
-            WorkloadIdentity identity) {
+    public IdModeForwardController(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
         this.clients = clients;
         this.metrics = metrics;
-        this.verifier = verifier;
-        this.signing = signing;
-        this.provider = provider;
-        this.timeRules = timeRules;
-        this.limits = limits;
-        this.self = identity.self();
-        this.target = identity.idOf(Role.TARGET_WL);
+        this.hop = hop;
     }
 
     @PostMapping("/balance")
@@ -83,20 +52,12 @@ public class IdModeForwardController {
     }
 
     private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
-        if (request.artifacts() == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "ID-Mode token without artifacts");
-        }
         VerifiedIdMode verified = metrics.time(
                 MODE,
                 "validate",
-                () -> verifier.verify(
-                        request.token(),
-                        IdModeArtifacts.parse(request.artifacts(), limits),
-                        self,
-                        new Presenter(caller.id(), caller.publicKey())));
-        IdModePresentation extended = metrics.time(
-                MODE, "extend", () -> new IdModeExtender(signing.get(), timeRules, limits, provider.provider())
-                        .extend(verified, target));
+                () -> hop.verify(request.token(), request.artifacts(), new Presenter(caller.id(), caller.publicKey())));
+        IdModePresentation extended =
+                metrics.time(MODE, "extend", () -> hop.extend(verified, hop.idOf(Role.TARGET_WL)));
         metrics.recordDocumentSize(MODE, verified.depth() + 1, extended.size().totalBytes());
         DocumentRequest forwarded = new DocumentRequest(
                 extended.token(), request.amount(), extended.artifacts().toJson());

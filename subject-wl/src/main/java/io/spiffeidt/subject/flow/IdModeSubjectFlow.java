@@ -2,25 +2,15 @@ package io.spiffeidt.subject.flow;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeClaims;
-import io.spiffeidt.core.idmode.IdModeCredentials;
-import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModePresentation;
-import io.spiffeidt.core.idmode.IdModeToken;
-import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.IdModeHop;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
-import io.spiffeidt.support.SignatureProvider;
-import io.spiffeidt.support.SvidBound;
-import io.spiffeidt.support.WorkloadIdentity;
 import io.spiffeidt.support.api.AccessTokenRequest;
 import io.spiffeidt.support.api.AccountResponse;
 import io.spiffeidt.support.api.DocumentRequest;
@@ -41,32 +31,12 @@ public class IdModeSubjectFlow implements SubjectFlow {
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final IdModeVerifier verifier;
-    private final SvidBound<IdModeCredentials> signing;
-    private final SignatureProvider provider;
-    private final TimeRules timeRules;
-    private final Limits limits;
-    private final SpiffeId self;
-    private final SpiffeId mtier;
+    private final IdModeHop hop;
 
-    public IdModeSubjectFlow(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            IdModeVerifier verifier,
-            SvidBound<IdModeCredentials> signing,
-            SignatureProvider provider,
-            TimeRules timeRules,
-            Limits limits,
-            WorkloadIdentity identity) {
+    public IdModeSubjectFlow(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
         this.clients = clients;
         this.metrics = metrics;
-        this.verifier = verifier;
-        this.signing = signing;
-        this.provider = provider;
-        this.timeRules = timeRules;
-        this.limits = limits;
-        this.self = identity.self();
-        this.mtier = identity.idOf(Role.M_TIER);
+        this.hop = hop;
     }
 
     @Override
@@ -87,16 +57,13 @@ public class IdModeSubjectFlow implements SubjectFlow {
         }
         KeptDocument kept = new KeptDocument(
                 minted.token(), minted.artifacts(), root.result().outermost().expiresAt());
-        return new MintedDocument(
-                kept, null, claims(IdModeToken.parse(minted.token(), limits).claims(0)));
+        return new MintedDocument(kept, null, claims(hop.parse(minted.token()).claims(0)));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         VerifiedIdMode root = verify(document.token(), document.artifacts());
-        IdModePresentation extended = metrics.time(
-                MODE, "extend", () -> new IdModeExtender(signing.get(), timeRules, limits, provider.provider())
-                        .extend(root, mtier));
+        IdModePresentation extended = metrics.time(MODE, "extend", () -> hop.extend(root, hop.idOf(Role.M_TIER)));
         metrics.recordDocumentSize(MODE, root.depth() + 1, extended.size().totalBytes());
         DocumentRequest request = new DocumentRequest(
                 extended.token(), amount, extended.artifacts().toJson());
@@ -108,10 +75,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
      * ID, so there is no presenter to bind; every other check runs, with this workload as audience.
      */
     private VerifiedIdMode verify(String token, String artifacts) {
-        return metrics.time(
-                MODE,
-                "validate",
-                () -> verifier.verifyWithoutPresenter(token, IdModeArtifacts.parse(artifacts, limits), self));
+        return metrics.time(MODE, "validate", () -> hop.verifyAnswer(token, artifacts));
     }
 
     private static Map<String, Object> claims(IdModeClaims c) {

@@ -8,9 +8,9 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.subject.lsvid.LsvidSubjectHop;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.LsvidHop;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.api.AccountResponse;
@@ -37,9 +37,9 @@ public class LsvidSubjectFlow implements SubjectFlow {
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final LsvidSubjectHop hop;
+    private final LsvidHop hop;
 
-    public LsvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, LsvidSubjectHop hop) {
+    public LsvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, LsvidHop hop) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
@@ -64,7 +64,8 @@ public class LsvidSubjectFlow implements SubjectFlow {
             if (answer == null || answer.lsvid() == null) {
                 throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
             }
-            LsvidVerification minted = metrics.time(MODE, "validate", () -> hop.verifyFromAsserting(answer.lsvid()));
+            LsvidVerification minted =
+                    metrics.time(MODE, "validate", () -> hop.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL));
             Delegation delegation = minted.delegation();
             if (answer.oauth() != null
                     && (!delegation.dpr().equals(answer.oauth().subject())

@@ -1,24 +1,19 @@
 package io.spiffeidt.target.idmode;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
-import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.idmode.IdModeArtifacts;
-import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.DownstreamClients;
+import io.spiffeidt.support.IdModeHop;
 import io.spiffeidt.support.OperationMetrics;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.SignatureProvider;
-import io.spiffeidt.support.WorkloadIdentity;
 import io.spiffeidt.support.api.AccountResponse;
 import io.spiffeidt.support.api.DocumentRequest;
 import io.spiffeidt.target.api.AccountOperations;
@@ -46,32 +41,29 @@ public class IdModeTargetController {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
-    private final IdModeVerifier verifier;
+    private final IdModeHop hop;
     private final Provider rsaProvider;
     private final VerificationProfile profile;
     private final Limits limits;
-    private final SpiffeId self;
     private final boolean introspect;
 
     public IdModeTargetController(
             DownstreamClients clients,
             OperationMetrics metrics,
             AccountOperations accounts,
-            IdModeVerifier verifier,
+            IdModeHop hop,
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
-            WorkloadIdentity identity,
             IdModeTargetProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
         this.accounts = accounts;
-        this.verifier = verifier;
+        this.hop = hop;
         // the IdP key is RSA: with the SunEC choice, the JDK provider that has RSA builds it
         this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
         this.profile = profile;
         this.limits = limits;
-        this.self = identity.self();
         this.introspect = properties.introspect();
     }
 
@@ -90,15 +82,9 @@ public class IdModeTargetController {
     }
 
     private VerifiedIdMode validate(DocumentRequest request, Caller caller) {
-        if (request.artifacts() == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "ID-Mode token without artifacts");
-        }
         return metrics.time(MODE, "validate", () -> {
-            VerifiedIdMode verified = verifier.verify(
-                    request.token(),
-                    IdModeArtifacts.parse(request.artifacts(), limits),
-                    self,
-                    new Presenter(caller.id(), caller.publicKey()));
+            VerifiedIdMode verified =
+                    hop.verify(request.token(), request.artifacts(), new Presenter(caller.id(), caller.publicKey()));
             if (introspect) {
                 introspect(verified);
             }
@@ -129,7 +115,7 @@ public class IdModeTargetController {
     private List<String> path(VerifiedIdMode verified) {
         List<String> path = new ArrayList<>(verified.path().size() + 1);
         verified.path().forEach(id -> path.add(id.toString()));
-        path.add(self.toString());
+        path.add(hop.self().toString());
         return path;
     }
 }
