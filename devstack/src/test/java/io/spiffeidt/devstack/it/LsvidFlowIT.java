@@ -95,7 +95,7 @@ class LsvidFlowIT extends EmbeddedStackIT {
         assertThat(balance.json().get("balance").asLong()).isZero();
         assertThat(balance.json().get("minted").asBoolean()).isFalse();
         assertThat(strings(balance.json().get("path")))
-                .containsExactly(id("subject-wl"), id("asserting-wl"), id("subject-wl"), id("m-tier"));
+                .containsExactly(id("subject-wl"), id("asserting-wl"), id("subject-wl"), id("m-tier"), id("target-wl"));
 
         for (long deposit : List.of(amount, amount, 1L)) {
             Answer d = client.user("lsvid", "deposit", token, "{\"amount\":" + deposit + "}");

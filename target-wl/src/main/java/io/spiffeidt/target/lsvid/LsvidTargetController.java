@@ -64,13 +64,17 @@ public class LsvidTargetController {
                 .toResult());
     }
 
-    /** The issuers of the extension layers, innermost first (the base's issuer is the trust domain). */
-    private static List<String> path(VerifiedResult verified) {
+    /**
+     * The issuers of the extension layers, innermost first (the base's issuer is the trust domain),
+     * then this workload, which verified them: the same shape as the other modes' paths.
+     */
+    private List<String> path(VerifiedResult verified) {
         List<LayerInfo> layers = verified.layers();
-        List<String> path = new ArrayList<>(layers.size() - 1);
+        List<String> path = new ArrayList<>(layers.size());
         for (int i = layers.size() - 2; i >= 0; i--) {
             path.add(layers.get(i).issuer());
         }
+        path.add(hop.self().toString());
         return path;
     }
 }
