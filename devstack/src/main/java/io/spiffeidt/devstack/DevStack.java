@@ -17,9 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.PortInUseException;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -247,7 +249,7 @@ public final class DevStack implements AutoCloseable {
 
     private static Map<String, Integer> resolvePorts(Map<String, Integer> requested) {
         Map<String, Integer> out = new LinkedHashMap<>();
-        java.util.Set<Integer> taken = new java.util.HashSet<>(requested.values());
+        Set<Integer> taken = new HashSet<>(requested.values());
         requested.forEach((k, v) -> {
             int port = v;
             while (port == 0) {
