@@ -263,36 +263,10 @@ class AnonModeFlowIT extends EmbeddedStackIT {
 
     @Test
     void metricsWhenFlowRanThenDocumentSizePerDepthAndOperationTimers() {
-        String token = client.userToken("user0071");
-        assertThat(client.user(MODE, "balance", token, null).status()).isEqualTo(200);
-
-        assertThat(client.prometheus("asserting-wl").body())
-                .contains("operation=\"mint\"")
-                .contains("operation=\"zkp_generation\"")
-                .containsPattern(documentSize(1));
-        assertThat(client.prometheus("subject-wl").body())
-                .contains("operation=\"validate\"")
-                .contains("operation=\"extend\"")
-                .containsPattern(documentSize(2));
-        assertThat(client.prometheus("m-tier").body())
-                .contains("operation=\"validate\"")
-                .contains("operation=\"extend\"")
-                .contains("operation=\"target_request\"")
-                .containsPattern(documentSize(3));
-        assertThat(client.prometheus("target-wl").body())
-                .contains("operation=\"validate\"")
-                .contains("operation=\"introspect_call\"")
-                .contains("operation=\"zkp_verification\"")
-                .contains("operation=\"db_query\"");
+        assertNestedTokenMetrics(MODE, "user0071");
     }
 
     // --- helpers -------------------------------------------------------------------------------
-
-    /** A {@code spiffeidt_document_size} series of Anon-Mode at {@code depth}, whatever the tag order. */
-    private static Pattern documentSize(int depth) {
-        return Pattern.compile("spiffeidt_document_size_bytes_count\\{(?=[^}]*depth=\"" + depth
-                + "\")(?=[^}]*mode=\"anon-mode\")[^}]*} [1-9]");
-    }
 
     /** How often target-wl's introspection calls were answered NOT_FOUND so far. */
     private static long introspectionNotFoundCount() {

@@ -1,7 +1,10 @@
 package io.spiffeidt.devstack.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 
 /**
@@ -17,6 +20,40 @@ abstract class EmbeddedStackIT {
     static void startStack(DevStackSettings settings) {
         stack = DevStack.start(settings);
         client = new SystemClient(stack);
+    }
+
+    /**
+     * After one {@code balance} of a nested-token mode (ID-Mode, Anon-Mode) for {@code user}: every
+     * tier's operation timers, and the document size at each depth where the token grows.
+     */
+    static void assertNestedTokenMetrics(String mode, String user) {
+        String token = client.userToken(user);
+        assertThat(client.user(mode, "balance", token, null).status()).isEqualTo(200);
+
+        assertThat(client.prometheus("asserting-wl").body())
+                .contains("operation=\"mint\"")
+                .contains("operation=\"zkp_generation\"")
+                .containsPattern(documentSize(mode, 1));
+        assertThat(client.prometheus("subject-wl").body())
+                .contains("operation=\"validate\"")
+                .contains("operation=\"extend\"")
+                .containsPattern(documentSize(mode, 2));
+        assertThat(client.prometheus("m-tier").body())
+                .contains("operation=\"validate\"")
+                .contains("operation=\"extend\"")
+                .contains("operation=\"target_request\"")
+                .containsPattern(documentSize(mode, 3));
+        assertThat(client.prometheus("target-wl").body())
+                .contains("operation=\"validate\"")
+                .contains("operation=\"introspect_call\"")
+                .contains("operation=\"zkp_verification\"")
+                .contains("operation=\"db_query\"");
+    }
+
+    /** A recorded {@code spiffeidt_document_size} series of {@code mode} at {@code depth}, whatever the tag order. */
+    static Pattern documentSize(String mode, int depth) {
+        return Pattern.compile("spiffeidt_document_size_bytes_count\\{(?=[^}]*depth=\"" + depth + "\")(?=[^}]*mode=\""
+                + mode + "\")[^}]*} [1-9]");
     }
 
     @AfterAll

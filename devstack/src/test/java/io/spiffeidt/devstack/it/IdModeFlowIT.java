@@ -258,33 +258,7 @@ class IdModeFlowIT extends EmbeddedStackIT {
 
     @Test
     void metricsWhenFlowRanThenDocumentSizePerDepthAndOperationTimers() {
-        String token = client.userToken("user0049");
-        assertThat(client.user(MODE, "balance", token, null).status()).isEqualTo(200);
-
-        assertThat(client.prometheus("asserting-wl").body())
-                .contains("operation=\"mint\"")
-                .contains("operation=\"zkp_generation\"")
-                .containsPattern(documentSize(1));
-        assertThat(client.prometheus("subject-wl").body())
-                .contains("operation=\"validate\"")
-                .contains("operation=\"extend\"")
-                .containsPattern(documentSize(2));
-        assertThat(client.prometheus("m-tier").body())
-                .contains("operation=\"validate\"")
-                .contains("operation=\"extend\"")
-                .contains("operation=\"target_request\"")
-                .containsPattern(documentSize(3));
-        assertThat(client.prometheus("target-wl").body())
-                .contains("operation=\"validate\"")
-                .contains("operation=\"introspect_call\"")
-                .contains("operation=\"zkp_verification\"")
-                .contains("operation=\"db_query\"");
-    }
-
-    /** A {@code spiffeidt_document_size} series of ID-Mode at {@code depth}, whatever the tag order. */
-    private static Pattern documentSize(int depth) {
-        return Pattern.compile("spiffeidt_document_size_bytes_count\\{(?=[^}]*depth=\"" + depth
-                + "\")(?=[^}]*mode=\"id-mode\")[^}]*} [1-9]");
+        assertNestedTokenMetrics(MODE, "user0049");
     }
 
     // --- helpers -------------------------------------------------------------------------------
