@@ -16,9 +16,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,15 +46,7 @@ class AnonModeFlowIT extends EmbeddedStackIT {
 
     @Test
     void flowWhenTwoUsersInParallelThenEachKeepsOwnBalanceAndPathStaysAnonymous() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            Future<Long> a = pool.submit(() -> walkThrough("user0061", 25));
-            Future<Long> b = pool.submit(() -> walkThrough("user0062", 40));
-            assertThat(a.get()).isEqualTo(25 + 25 + 1);
-            assertThat(b.get()).isEqualTo(40 + 40 + 1);
-        } finally {
-            pool.shutdownNow();
-        }
+        twoUsersInParallel(this::walkThrough, "user0061", "user0062");
     }
 
     private long walkThrough(String user, long amount) {

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,15 +22,7 @@ class DvidFlowIT extends EmbeddedStackIT {
 
     @Test
     void flowWhenTwoUsersInParallelThenEachKeepsOwnBalance() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            Future<Long> a = pool.submit(() -> walkThrough("user0011", 25));
-            Future<Long> b = pool.submit(() -> walkThrough("user0012", 40));
-            assertThat(a.get()).isEqualTo(25 + 25 + 1);
-            assertThat(b.get()).isEqualTo(40 + 40 + 1);
-        } finally {
-            pool.shutdownNow();
-        }
+        twoUsersInParallel(this::walkThrough, "user0011", "user0012");
     }
 
     private long walkThrough(String user, long amount) {

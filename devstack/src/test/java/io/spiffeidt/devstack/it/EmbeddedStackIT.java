@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 
@@ -20,6 +23,27 @@ abstract class EmbeddedStackIT {
     static void startStack(DevStackSettings settings) {
         stack = DevStack.start(settings);
         client = new SystemClient(stack);
+    }
+
+    /** One user's walk-through of a mode: mint, balance, deposits; returns the final balance. */
+    interface WalkThrough {
+        long run(String user, long amount) throws Exception;
+    }
+
+    /**
+     * Two users walk through at the same time, depositing {@code amount} twice and 1 once: each
+     * ends with exactly their own deposits (no document or balance crosses between them).
+     */
+    static void twoUsersInParallel(WalkThrough walk, String first, String second) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> a = pool.submit(() -> walk.run(first, 25));
+            Future<Long> b = pool.submit(() -> walk.run(second, 40));
+            assertThat(a.get()).as(first).isEqualTo(25 + 25 + 1);
+            assertThat(b.get()).as(second).isEqualTo(40 + 40 + 1);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /**

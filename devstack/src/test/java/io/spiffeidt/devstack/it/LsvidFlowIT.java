@@ -21,9 +21,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -51,15 +48,7 @@ class LsvidFlowIT extends EmbeddedStackIT {
 
     @Test
     void flowWhenTwoUsersInParallelThenEachKeepsOwnBalanceAndTheVerifiedPath() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            Future<Long> a = pool.submit(() -> walkThrough("user0041", 25));
-            Future<Long> b = pool.submit(() -> walkThrough("user0042", 40));
-            assertThat(a.get()).isEqualTo(25 + 25 + 1);
-            assertThat(b.get()).isEqualTo(40 + 40 + 1);
-        } finally {
-            pool.shutdownNow();
-        }
+        twoUsersInParallel(this::walkThrough, "user0041", "user0042");
     }
 
     private long walkThrough(String user, long amount) {
