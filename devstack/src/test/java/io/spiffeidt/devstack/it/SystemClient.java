@@ -86,7 +86,11 @@ public final class SystemClient {
         if (!stack.workloadApi().workloads().contains(name)) {
             stack.workloadApi().addWorkload(name, stack.idOf(name));
         }
-        IssuedSvid svid = stack.workloadApi().current(name);
+        return sslContextFor(stack.workloadApi().current(name));
+    }
+
+    /** An mTLS context holding a given (possibly superseded) SVID and trusting the stack's root. */
+    public SSLContext sslContextFor(IssuedSvid svid) {
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
