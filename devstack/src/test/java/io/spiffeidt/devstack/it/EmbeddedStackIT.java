@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,6 +25,19 @@ abstract class EmbeddedStackIT {
     static void startStack(DevStackSettings settings) {
         stack = DevStack.start(settings);
         client = new SystemClient(stack);
+    }
+
+    /** A body whose token is far over the size limit (300,000 characters). */
+    static final String HUGE_TOKEN_BODY = "{\"token\":\"" + "A".repeat(300_000) + "\"}";
+
+    /** Each body, sent by subject-wl to m-tier at {@code path}, gets a 4xx answer. */
+    static void assertMiddleTierRejects(String path, List<String> bodies) {
+        for (String body : bodies) {
+            Answer a = client.asWorkload("subject-wl", "m-tier", path, body);
+            assertThat(a.status())
+                    .as("%s -> %s", body.length() > 100 ? body.substring(0, 100) + "..." : body, a.body())
+                    .isBetween(400, 499);
+        }
     }
 
     /** One user's walk-through of a mode: mint, balance, deposits; returns the final balance. */

@@ -203,16 +203,15 @@ class IdModeFlowIT extends EmbeddedStackIT {
         assertThat(mismatch.status()).as(mismatch.body()).isEqualTo(400);
         assertThat(mismatch.json().get("code").asString()).isEqualTo("MALFORMED");
 
-        for (String body : List.of(
-                "",
-                "{}",
-                "not json",
-                "{\"token\":\"a.b.c\",\"artifacts\":\"[]\"}",
-                "{\"token\":\"a.b\",\"artifacts\":\"not pem\"}",
-                "{\"token\":\"a..b.c\",\"artifacts\":\"[[\\\"AAAA\\\"]]\"}")) {
-            Answer a = client.asWorkload("subject-wl", "m-tier", "/id-mode/balance", body);
-            assertThat(a.status()).as("%s -> %s", body, a.body()).isBetween(400, 499);
-        }
+        assertMiddleTierRejects(
+                "/id-mode/balance",
+                List.of(
+                        "",
+                        "{}",
+                        "not json",
+                        "{\"token\":\"a.b.c\",\"artifacts\":\"[]\"}",
+                        "{\"token\":\"a.b\",\"artifacts\":\"not pem\"}",
+                        "{\"token\":\"a..b.c\",\"artifacts\":\"[[\\\"AAAA\\\"]]\"}"));
         assertUserServed("user0047");
     }
 
