@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract suite of negative cases every mode's verifier passes (spec/common.md "Test
+ * The contract suite of negative cases every mode's verifier passes (docs/formats/common.md "Test
  * material"): a failure is always the typed {@link AssertionException}, never another exception
  * and never a crash. A mode's test extends this class and supplies the documents.
  */

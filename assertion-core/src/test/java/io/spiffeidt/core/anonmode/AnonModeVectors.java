@@ -1,45 +1,23 @@
 package io.spiffeidt.core.anonmode;
 
 import io.spiffeidt.core.internal.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.spiffeidt.testkit.GoldenVectors;
 import java.math.BigInteger;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
-/** Reads the golden vectors of {@code shared/vectors/anon-mode/} (README section 5). */
+/** Reads the golden vectors of {@code vectors/anon-mode/} (test resources; the vectors README, section 5). */
 final class AnonModeVectors {
 
     private AnonModeVectors() {}
 
-    static Path directory() {
-        String prop = System.getProperty("spiffeidt.shared.dir");
-        Path shared = prop != null ? Path.of(prop) : Path.of("..", "..", "shared");
-        return shared.resolve("vectors").resolve("anon-mode");
-    }
-
     /** The vector file names without {@code .json}, sorted. */
     static List<String> names() {
-        try (Stream<Path> files = Files.list(directory())) {
-            return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(".json"))
-                    .map(n -> n.substring(0, n.length() - ".json".length()))
-                    .sorted()
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return GoldenVectors.names(GoldenVectors.Mode.ANON_MODE);
     }
 
     static Map<String, Object> load(String name) {
-        try {
-            return Json.parseObject(Files.readString(directory().resolve(name + ".json")));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.parseObject(GoldenVectors.text(GoldenVectors.Mode.ANON_MODE, name));
     }
 
     @SuppressWarnings("unchecked")

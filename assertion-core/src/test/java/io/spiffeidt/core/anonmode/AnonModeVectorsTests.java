@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The golden vectors of {@code shared/vectors/anon-mode/} (README section 5), made and judged by
+ * The golden vectors of {@code vectors/anon-mode/} (test resources; the vectors README, section 5), made and judged by
  * the original Go code: the kyber constants, byte-identical reproduction of the deterministic
  * chains 001-003, and a verdict for every token under both profiles.
  */
@@ -43,7 +43,7 @@ class AnonModeVectorsTests {
     /**
      * What we answer under original-compatible. Equal to the original's verdict except 014 (s + L)
      * and 018 (unstripped inner signature): the originals said valid, the vectors' strict
-     * expectation is reject, and this profile relaxes neither point (spec/anon-mode.md). 019 (wrong
+     * expectation is reject, and this profile relaxes neither point (docs/formats/anon-mode.md). 019 (wrong
      * hop iss, honest signature) is valid here, as for schoco.Verify: the spec's relaxation.
      */
     private static final Map<String, Set<ErrorCode>> ORIGINAL_COMPATIBLE_REJECTS = Map.of(

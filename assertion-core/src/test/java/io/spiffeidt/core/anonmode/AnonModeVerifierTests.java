@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Anon-Mode verifier: the shared contract suite of negative cases, and the mode's own cases
- * (spec/anon-mode.md "Verification").
+ * (docs/formats/anon-mode.md "Verification").
  */
 class AnonModeVerifierTests extends VerifierContractTests {
 

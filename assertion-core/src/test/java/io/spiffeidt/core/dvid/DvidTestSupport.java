@@ -3,11 +3,8 @@ package io.spiffeidt.core.dvid;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.spiffeidt.testkit.GoldenVectors;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -47,34 +44,18 @@ final class DvidTestSupport {
 
     private DvidTestSupport() {}
 
-    static Path sharedDir() {
-        String prop = System.getProperty("spiffeidt.shared.dir");
-        return prop != null ? Path.of(prop) : Path.of("..", "..", "shared");
+    /** The vector names (file names without {@code .json}), sorted. */
+    static Stream<String> vectorNames() {
+        return GoldenVectors.names(GoldenVectors.Mode.DVID).stream();
     }
 
-    static Path vectorDir() {
-        return sharedDir().resolve("vectors").resolve("dvid");
-    }
-
-    static Stream<Path> vectorFiles() {
-        try (Stream<Path> files = Files.list(vectorDir())) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList().stream();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static Map<String, Object> readVector(Path file) {
-        try {
-            return Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    static Map<String, Object> readVector(String name) {
+        return Json.parseObject(GoldenVectors.text(GoldenVectors.Mode.DVID, name));
     }
 
     static synchronized Map<String, Object> vector001() {
         if (vector001 == null) {
-            vector001 = readVector(vectorDir().resolve("001_dasvid_fixed_clock.json"));
+            vector001 = readVector("001_dasvid_fixed_clock");
         }
         return vector001;
     }

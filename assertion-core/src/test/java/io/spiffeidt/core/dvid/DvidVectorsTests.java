@@ -22,7 +22,6 @@ import io.spiffeidt.core.zkp.ZkProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.security.SecureRandom;
@@ -38,7 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Runs every golden vector of {@code shared/vectors/dvid/} (README section 7) and reaches the
+ * Runs every golden vector of {@code vectors/dvid/} (test resources; the vectors README, section 7) and reaches the
  * verdict it states: under original-compatible the original's verdict where that is sound, under
  * both profiles the {@code strict_implementation_expectation}.
  */
@@ -57,24 +56,22 @@ class DvidVectorsTests {
             "013_zkp_flipped_p_digit",
             "014_zkp_wrong_message");
 
-    static Stream<Path> vectorFiles() {
-        return DvidTestSupport.vectorFiles();
+    static Stream<String> vectorFiles() {
+        return DvidTestSupport.vectorNames();
     }
 
     @Test
     void verifyWhenListingVectorsThenEveryKnownFileIsPresent() {
-        List<String> names = vectorFiles()
-                .map(p -> p.getFileName().toString().replace(".json", ""))
-                .toList();
+        List<String> names = vectorFiles().toList();
         assertThat(names).containsAll(DASVID_VECTORS).containsAll(ZKP_VECTORS);
     }
 
     @ParameterizedTest
     @MethodSource("vectorFiles")
-    void verifyWhenVectorThenStatedVerdict(Path file) {
+    void verifyWhenVectorThenStatedVerdict(String file) {
         Map<String, Object> v = DvidTestSupport.readVector(file);
         String name = at(v, "vector");
-        assertThat(file.getFileName().toString()).isEqualTo(name + ".json");
+        assertThat(file).isEqualTo(name);
         assertThat((String) at(v, "format")).isEqualTo("dvid");
         assertThat(name).as("a vector this test knows how to judge").isIn(union());
         if (DASVID_VECTORS.contains(name)) {
@@ -205,8 +202,7 @@ class DvidVectorsTests {
 
     @Test
     void verifyWhenVector003ThenKidIsPassedToTheResolver() {
-        Map<String, Object> v =
-                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("003_dasvid_with_kid.json"));
+        Map<String, Object> v = DvidTestSupport.readVector("003_dasvid_with_kid");
         String token = at(v, "outputs.dasvid");
         PublicKey key = assertingJwkKey(v);
         DvidSettings settings = settings(VerificationProfile.ORIGINAL_COMPATIBLE, 1700000000L);
@@ -247,16 +243,14 @@ class DvidVectorsTests {
 
     @Test
     void verifyWhenVector011ThenReserializedByteForByte() {
-        Map<String, Object> v =
-                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("011_zkp_compact_json.json"));
+        Map<String, Object> v = DvidTestSupport.readVector("011_zkp_compact_json");
         String json = at(v, "inputs.proof_json");
         assertThat(ZkProofCodec.toJson(ZkProofCodec.parse(json))).isEqualTo(json);
     }
 
     @Test
     void verifyWhenVector012ThenAllZeroRejectedUnderBothProfilesThoughTheOriginalAcceptedIt() {
-        Map<String, Object> v =
-                DvidTestSupport.readVector(DvidTestSupport.vectorDir().resolve("012_zkp_all_zero_degenerate.json"));
+        Map<String, Object> v = DvidTestSupport.readVector("012_zkp_all_zero_degenerate");
         assertThat((String) at(v, "verification.result")).isEqualTo("valid");
         ZkProof proof = ZkProofCodec.parse(at(v, "inputs.proof_json"));
         assertThat(proof.p()).containsOnly(BigInteger.ZERO);

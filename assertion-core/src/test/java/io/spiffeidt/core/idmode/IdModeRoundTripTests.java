@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Mint and extend round trips at depths 1 to 8 with freshly generated certificates, under the
  * BouncyCastle and the JDK (SunEC) providers: every hop verifies what it received as its
- * audience, bound to the presenting peer, then extends (spec/id-mode.md "Extension").
+ * audience, bound to the presenting peer, then extends (docs/formats/id-mode.md "Extension").
  */
 class IdModeRoundTripTests {
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The segment arithmetic parser (spec/id-mode.md "Wire format", "Verification" step 1). */
+/** The segment arithmetic parser (docs/formats/id-mode.md "Wire format", "Verification" step 1). */
 class IdModeTokenTests {
 
     private static final IdModePresentation VALID = IdModeWorld.pocPath();

@@ -1,11 +1,7 @@
 package io.spiffeidt.core.idmode;
 
 import io.spiffeidt.core.internal.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.spiffeidt.testkit.GoldenVectors;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -14,48 +10,22 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
-/** Reads the golden vectors of {@code shared/vectors/id-mode} (see the vectors README, section 4). */
+/** Reads the golden vectors of {@code vectors/id-mode/} (test resources; the vectors README, section 4). */
 final class IdModeVectors {
 
     private IdModeVectors() {}
 
-    static Path sharedDir() {
-        String prop = System.getProperty("spiffeidt.shared.dir");
-        return prop != null && !prop.isBlank() ? Path.of(prop) : Path.of("..", "..", "shared");
-    }
-
-    static Path dir() {
-        return sharedDir().resolve("vectors").resolve("id-mode");
-    }
-
     static List<String> names() {
-        try (Stream<Path> files = Files.list(dir())) {
-            return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(".json"))
-                    .map(n -> n.substring(0, n.length() - 5))
-                    .sorted()
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return GoldenVectors.names(GoldenVectors.Mode.ID_MODE);
     }
 
     static Map<String, Object> load(String name) {
-        return Json.parseObject(read(dir().resolve(name + ".json")));
-    }
-
-    static String read(Path path) {
-        try {
-            return Files.readString(path, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.parseObject(GoldenVectors.text(GoldenVectors.Mode.ID_MODE, name));
     }
 
     static String keyFile(String file) {
-        return read(sharedDir().resolve("vectors").resolve("keys").resolve(file));
+        return GoldenVectors.keyFile(file);
     }
 
     @SuppressWarnings("unchecked")

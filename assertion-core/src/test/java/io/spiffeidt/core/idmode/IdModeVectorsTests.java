@@ -32,13 +32,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The golden vectors of {@code shared/vectors/id-mode} (vectors README, section 4), made and
+ * The golden vectors of {@code vectors/id-mode/} (test resources; vectors README, section 4), made and
  * judged by the original Go code. Each file must reach the verdict below under each profile.
  *
  * <p>The vectors' tokens carry {@code iat} 2023-11-14 and no {@code exp}, while their
  * certificates are valid from 2024-01-01: no instant satisfies both with the default
  * original-compatible max age (300 s). The verdict tests therefore run at 2024-01-02 with {@code
- * originalMaxAge} widened to 60 days (a configurable value, spec/common.md "Verification
+ * originalMaxAge} widened to 60 days (a configurable value, docs/formats/common.md "Verification
  * profiles"); {@link #verifyWhenDefaultMaxAgeThenVectorExpired} and {@link
  * #verifyWhenClockAtIatThenCertificatesNotYetValid} show both sides of the conflict.
  */

@@ -39,7 +39,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The contract suite of negative cases for ID-Mode, plus every check of spec/id-mode.md
+ * The contract suite of negative cases for ID-Mode, plus every check of docs/formats/id-mode.md
  * "Verification" and the cases the original got wrong. The contract's document is the
  * presentation JSON {@code {"token","artifacts"}} of the PoC path asserting-wl → subject-wl →
  * m-tier → target-wl, verified by target-wl as presented by m-tier over mTLS.

@@ -15,11 +15,10 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.testkit.GoldenVectors;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.MessageDigest;
 import java.security.PublicKey;
@@ -37,7 +36,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Runs every file in {@code shared/vectors/lsvid/} (section 6 of the vectors README): the exact
+ * Runs every file in {@code vectors/lsvid/} in the test resources (section 6 of the vectors README): the exact
  * bytes of every encoded document, signing input and payload are reproduced by our canonical
  * serializer, the recorded signatures verify over them, and each document reaches its verdict:
  * positive vectors verify under the original-compatible profile (they are version 1) and are
@@ -46,8 +45,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class LsvidVectorsTests {
 
-    private static final Path DIR = sharedDir().resolve("vectors").resolve("lsvid");
-    private static final Path KEYS = sharedDir().resolve("vectors").resolve("keys");
     private static final SpiffeId ASSERTING = SpiffeId.parse("spiffe://example.org/asserting_wl");
     private static final Instant CLOCK = Instant.ofEpochSecond(1700000000L + 10);
 
@@ -61,20 +58,12 @@ class LsvidVectorsTests {
             "015_forged_iss_id_self_signed", ErrorCode.UNTRUSTED_KEY,
             "016_self_delegation_any_workload", ErrorCode.DELEGATION_INVALID);
 
-    static Path sharedDir() {
-        String prop = System.getProperty("spiffeidt.shared.dir");
-        return prop != null && !prop.isBlank() ? Path.of(prop) : Path.of("..", "..", "shared");
-    }
-
-    static Stream<String> vectors() throws IOException {
-        try (Stream<Path> files = Files.list(DIR)) {
-            List<String> names = files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(".json"))
-                    .sorted()
-                    .toList();
-            assertThat(names).as("LSVID vectors in %s", DIR).isNotEmpty();
-            return names.stream();
-        }
+    static Stream<String> vectors() {
+        List<String> names = GoldenVectors.names(GoldenVectors.Mode.LSVID).stream()
+                .map(n -> n + ".json")
+                .toList();
+        assertThat(names).as("LSVID vectors on the classpath").isNotEmpty();
+        return names.stream();
     }
 
     // ---- byte-exact structure of the positive vectors ----
@@ -252,7 +241,7 @@ class LsvidVectorsTests {
     }
 
     private static LsvidSettings settings(VerificationProfile profile) throws Exception {
-        X509Certificate ca = certificate(Files.readString(KEYS.resolve("ca.cert.pem")));
+        X509Certificate ca = certificate(GoldenVectors.keyFile("ca.cert.pem"));
         return new LsvidSettings(
                 ASSERTING,
                 new TrustBundle("example.org", List.of(ca)),
@@ -266,15 +255,15 @@ class LsvidVectorsTests {
     /** The LSVID issuer's public key, derived from {@code keys/lsvid_issuer.key.pem}. */
     private static PublicKey issuerPublicKey() throws Exception {
         KeyFactory kf = KeyFactory.getInstance("EC", TestPki.BC);
-        ECPrivateKey priv = (ECPrivateKey) kf.generatePrivate(
-                new PKCS8EncodedKeySpec(pemBody(Files.readString(KEYS.resolve("lsvid_issuer.key.pem")))));
+        ECPrivateKey priv = (ECPrivateKey)
+                kf.generatePrivate(new PKCS8EncodedKeySpec(pemBody(GoldenVectors.keyFile("lsvid_issuer.key.pem"))));
         var q = priv.getParameters().getG().multiply(priv.getD()).normalize();
         return kf.generatePublic(new ECPublicKeySpec(q, priv.getParameters()));
     }
 
     private static X509Certificate leafCertificate(SpiffeId id) throws Exception {
         String name = id.path().substring(1);
-        return certificate(Files.readString(KEYS.resolve("leaf_" + name + ".cert.pem")));
+        return certificate(GoldenVectors.keyFile("leaf_" + name + ".cert.pem"));
     }
 
     private static X509Certificate workloadCertificate(Map<String, Object> keys, String spiffeId) throws Exception {
@@ -310,7 +299,7 @@ class LsvidVectorsTests {
     }
 
     private static Map<String, Object> load(String file) throws IOException {
-        return Json.parseObject(Files.readString(DIR.resolve(file)));
+        return Json.parseObject(GoldenVectors.text(GoldenVectors.Mode.LSVID, file));
     }
 
     @SuppressWarnings("unchecked")

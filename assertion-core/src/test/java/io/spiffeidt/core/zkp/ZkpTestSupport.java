@@ -1,11 +1,7 @@
 package io.spiffeidt.core.zkp;
 
 import io.spiffeidt.core.internal.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.spiffeidt.testkit.GoldenVectors;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -32,18 +28,8 @@ final class ZkpTestSupport {
 
     private ZkpTestSupport() {}
 
-    static Path vectorDir() {
-        String prop = System.getProperty("spiffeidt.shared.dir");
-        Path shared = prop != null ? Path.of(prop) : Path.of("..", "..", "shared");
-        return shared.resolve("vectors").resolve("dvid");
-    }
-
     static Map<String, Object> readVector(String name) {
-        try {
-            return Json.parseObject(Files.readString(vectorDir().resolve(name), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.parseObject(GoldenVectors.text(GoldenVectors.Mode.DVID, name));
     }
 
     static synchronized Map<String, Object> vector001() {
