@@ -8,16 +8,17 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.anonmode.AnonModeMinter;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.OAuthTokenVerifier;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.VerifiedOAuthToken;
-import io.spiffeidt.support.api.AccessTokenRequest;
-import io.spiffeidt.support.api.AnonModeIntrospectRequest;
-import io.spiffeidt.support.api.MintResponse;
-import io.spiffeidt.support.api.OAuthSummary;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.oauth.VerifiedOAuthToken;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
+import io.spiffeidt.support.wire.MintResponse;
+import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -79,10 +80,12 @@ public class AnonModeController {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
         OAuthProof proof = null;
         if (settings.zkp() == ZkpTiming.AT_MINT) {
-            proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
+            proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(accessToken, oauth));
         }
         MintedAnonMode root = metrics.time(
-                MODE, "mint", () -> minter.mint(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+                MODE,
+                Operation.MINT,
+                () -> minter.mint(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
         String pending = proof == null ? accessToken : null;
         store.put(storeKey(root.rootIdentifier()), new AnonModeIntrospectionEntry(proof, pending), root.expiresAt());
         metrics.recordDocumentSize(MODE, 1, root.token().length());
@@ -107,7 +110,7 @@ public class AnonModeController {
             return entry.introspection();
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        OAuthProof proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(key, new AnonModeIntrospectionEntry(proof, null));
         return proof;
     }

@@ -14,17 +14,18 @@ import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.OAuthTokenVerifier;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.VerifiedOAuthToken;
-import io.spiffeidt.support.api.AccessTokenRequest;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.MintResponse;
-import io.spiffeidt.support.api.OAuthSummary;
-import io.spiffeidt.support.api.ValidateResponse;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.oauth.VerifiedOAuthToken;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
+import io.spiffeidt.support.wire.OAuthSummary;
+import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
 import java.security.SecureRandom;
 import org.slf4j.Logger;
@@ -78,7 +79,7 @@ public class DvidController {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
         OAuthProof proof = null;
         if (settings.zkp() == AssertingProperties.ZkpTiming.AT_MINT) {
-            proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
+            proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(accessToken, oauth));
         }
         DvidMintRequest mintRequest =
                 DvidMintRequest.of(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt());
@@ -86,7 +87,7 @@ public class DvidController {
             mintRequest = mintRequest.withZkp(new EmbeddedZkp(proof.msg(), proof.zkp()));
         }
         DvidMintRequest finalRequest = mintRequest;
-        Dvid dvid = metrics.time(MODE, "mint", () -> minter.mint(finalRequest));
+        Dvid dvid = metrics.time(MODE, Operation.MINT, () -> minter.mint(finalRequest));
         String pending = settings.zkp() == AssertingProperties.ZkpTiming.LAZY ? accessToken : null;
         store.put(dvid.jti(), new DvidIntrospectionEntry(proof, pending), dvid.expiresAt());
         metrics.recordDocumentSize(MODE, 1, dvid.token().length());
@@ -106,7 +107,7 @@ public class DvidController {
     @PostMapping("/validate")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
     public ValidateResponse validate(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        VerifiedDvid dvid = metrics.time(MODE, "validate", () -> verifier.verify(request.token(), caller.id()));
+        VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(request.token(), caller.id()));
         return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti());
     }
 
@@ -124,7 +125,7 @@ public class DvidController {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        OAuthProof proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(dvid.jti(), new DvidIntrospectionEntry(proof, null));
         return proof;
     }

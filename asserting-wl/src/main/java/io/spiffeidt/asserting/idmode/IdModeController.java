@@ -8,17 +8,18 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.IdModeHop;
-import io.spiffeidt.support.OAuthTokenVerifier;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.VerifiedOAuthToken;
-import io.spiffeidt.support.api.AccessTokenRequest;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.MintResponse;
-import io.spiffeidt.support.api.OAuthSummary;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.oauth.VerifiedOAuthToken;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
+import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -75,11 +76,11 @@ public class IdModeController {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
         OAuthProof proof = null;
         if (settings.zkp() == ZkpTiming.AT_MINT) {
-            proof = metrics.time(MODE, "zkp_generation", () -> prove(accessToken, oauth));
+            proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(accessToken, oauth));
         }
         IdModePresentation root = metrics.time(
                 MODE,
-                "mint",
+                Operation.MINT,
                 () -> hop.mintRoot(
                         caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt(), settings.lifetime()));
         IdModeToken parsed = hop.parse(root.token());
@@ -114,7 +115,7 @@ public class IdModeController {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        OAuthProof proof = metrics.time(MODE, "zkp_generation", () -> prove(entry.pendingOAuthToken(), oauth));
+        OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(key, new IdModeIntrospectionEntry(proof, null));
         return proof;
     }

@@ -5,13 +5,14 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.WorkloadIdentity;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
 import jakarta.validation.Valid;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -65,14 +66,14 @@ public class AnonModeForwardController {
     }
 
     private AccountResponse forward(String path, DocumentRequest request) {
-        VerifiedResult verified = metrics.time(MODE, "validate", () -> verifier.verify(request.token(), self));
+        VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(request.token(), self));
         String token = request.token();
         if (extend) {
-            token = metrics.time(MODE, "extend", () -> extender.extend(request.token(), self));
+            token = metrics.time(MODE, Operation.EXTEND, () -> extender.extend(request.token(), self));
             metrics.recordDocumentSize(MODE, verified.depth() + 1, token.length());
         }
         DocumentRequest forwarded = new DocumentRequest(token, request.amount(), null);
-        return metrics.time(MODE, "target_request", () -> clients.client(MODE, Role.TARGET_WL)
+        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
                 .post(path, forwarded, AccountResponse.class));
     }
 }

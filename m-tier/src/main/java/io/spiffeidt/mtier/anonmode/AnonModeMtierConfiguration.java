@@ -7,8 +7,8 @@ import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.NonceSource;
-import io.spiffeidt.support.AnonModeSupport;
-import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.anonmode.AnonModeSupport;
+import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -5,8 +5,8 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidSettings;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -8,16 +8,17 @@ import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.DownstreamClient;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.SignatureProvider;
-import io.spiffeidt.support.WorkloadIdentity;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.ValidateResponse;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.client.DownstreamClient;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
 import java.util.Optional;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -71,28 +72,32 @@ public class DvidForwardController {
     }
 
     private AccountResponse forward(String path, DocumentRequest request) {
-        return metrics.time(MODE, "validate", () -> {
-            DownstreamClient asserting = clients.client(MODE, Role.ASSERTING_WL);
-            DocumentRequest document = DocumentRequest.of(request.token());
-            ValidateResponse validated = metrics.time(
-                    MODE, "validate_call", () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
+        DownstreamClient asserting = clients.client(MODE, Role.ASSERTING_WL);
+        DocumentRequest document = DocumentRequest.of(request.token());
+        ValidateResponse validated = metrics.time(
+                MODE,
+                Operation.VALIDATE_CALL,
+                () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
+        VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> {
             SpiffeId sub = SpiffeId.parse(validated.subject());
             if (!sub.equals(subject)) {
                 throw new AssertionException(
                         ErrorCode.DELEGATION_INVALID, "DVID subject " + sub + " is not the subject workload");
             }
-            if (introspect) {
-                OAuthProof proof = metrics.time(
-                        MODE, "introspect_call", () -> asserting.post("/dvid/introspect", document, OAuthProof.class));
-                VerifiedDvid dvid = new VerifiedDvid(validated.result(), validated.jti(), sub, Optional.empty());
-                metrics.run(
-                        MODE,
-                        "zkp_verification",
-                        () -> proof.verify(
-                                dvid.dpa(), dvid.dpr(), settings.profile(), settings.limits(), provider.provider()));
-            }
-            DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
-            return metrics.time(MODE, "target_request", () -> target.post(path, request, AccountResponse.class));
+            return new VerifiedDvid(validated.result(), validated.jti(), sub, Optional.empty());
         });
+        if (introspect) {
+            OAuthProof proof = metrics.time(
+                    MODE,
+                    Operation.INTROSPECT_CALL,
+                    () -> asserting.post("/dvid/introspect", document, OAuthProof.class));
+            metrics.run(
+                    MODE,
+                    Operation.ZKP_VERIFICATION,
+                    () -> proof.verify(
+                            dvid.dpa(), dvid.dpr(), settings.profile(), settings.limits(), provider.provider()));
+        }
+        DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
+        return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));
     }
 }

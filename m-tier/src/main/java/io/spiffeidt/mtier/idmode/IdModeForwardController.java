@@ -4,14 +4,15 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.IdModeHop;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
 import jakarta.validation.Valid;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -54,14 +55,14 @@ public class IdModeForwardController {
     private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
         VerifiedIdMode verified = metrics.time(
                 MODE,
-                "validate",
+                Operation.VALIDATE,
                 () -> hop.verify(request.token(), request.artifacts(), new Presenter(caller.id(), caller.publicKey())));
         IdModePresentation extended =
-                metrics.time(MODE, "extend", () -> hop.extend(verified, hop.idOf(Role.TARGET_WL)));
+                metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified, hop.idOf(Role.TARGET_WL)));
         metrics.recordDocumentSize(MODE, verified.depth() + 1, extended.size().totalBytes());
         DocumentRequest forwarded = new DocumentRequest(
                 extended.token(), request.amount(), extended.artifacts().toJson());
-        return metrics.time(MODE, "target_request", () -> clients.client(MODE, Role.TARGET_WL)
+        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
                 .post(path, forwarded, AccountResponse.class));
     }
 }

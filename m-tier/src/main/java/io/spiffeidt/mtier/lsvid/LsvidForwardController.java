@@ -7,15 +7,16 @@ import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.lsvid.Presenter;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.LsvidHop;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.WorkloadIdentity;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
 import jakarta.validation.Valid;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -60,13 +61,13 @@ public class LsvidForwardController {
 
     private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
         Presenter presenter = new Presenter(caller.id(), caller.publicKey());
-        LsvidVerification verified = metrics.time(MODE, "validate", () -> hop.verifier()
+        LsvidVerification verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
                 .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED));
-        Lsvid extended = metrics.time(MODE, "extend", () -> hop.extend(verified.document(), target));
+        Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified.document(), target));
         String encoded = LsvidCodec.encode(extended);
         metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());
         DocumentRequest forwarded = new DocumentRequest(encoded, request.amount(), null);
-        return metrics.time(MODE, "target_request", () -> clients.client(MODE, Role.TARGET_WL)
+        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
                 .post(path, forwarded, AccountResponse.class));
     }
 }

@@ -10,14 +10,15 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.WorkloadIdentity;
-import io.spiffeidt.support.api.AccessTokenRequest;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.MintResponse;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.stereotype.Component;
@@ -60,13 +61,13 @@ public class AnonModeSubjectFlow implements SubjectFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(MODE, "mint", () -> clients.client(MODE, Role.ASSERTING_WL)
+        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
                 .post("/anon-mode/schnorr-assertion", new AccessTokenRequest(accessToken), MintResponse.class));
         if (minted.token() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no Anon-Mode root");
         }
         // the root-only check: signature, times, audience = this workload, delegation in the root
-        VerifiedResult root = metrics.time(MODE, "validate", () -> verifier.verify(minted.token(), self));
+        VerifiedResult root = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(minted.token(), self));
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
         }
@@ -84,10 +85,10 @@ public class AnonModeSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        String extended = metrics.time(MODE, "extend", () -> extender.extend(document.token(), self));
+        String extended = metrics.time(MODE, Operation.EXTEND, () -> extender.extend(document.token(), self));
         metrics.recordDocumentSize(MODE, 2, extended.length());
-        return clients.client(MODE, Role.M_TIER)
-                .post("/anon-mode/" + operation, new DocumentRequest(extended, amount, null), AccountResponse.class);
+        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+                .post("/anon-mode/" + operation, new DocumentRequest(extended, amount, null), AccountResponse.class));
     }
 
     /** What the page shows of the verified root: its claims ({@code iss} is the fresh root key). */

@@ -4,13 +4,14 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.api.AccessTokenRequest;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.MintResponse;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -42,8 +43,9 @@ public class DvidSubjectFlow implements SubjectFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(Mode.DVID, "mint", () -> clients.client(Mode.DVID, Role.ASSERTING_WL)
-                .post("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class));
+        MintResponse minted =
+                metrics.time(Mode.DVID, Operation.MINT_CALL, () -> clients.client(Mode.DVID, Role.ASSERTING_WL)
+                        .post("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class));
         String[] parts = minted.token().split("\\.", -1);
         if (parts.length != 3) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered a malformed DVID");
@@ -60,8 +62,11 @@ public class DvidSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        return clients.client(Mode.DVID, Role.M_TIER)
-                .post("/dvid/" + operation, new DocumentRequest(document.token(), amount, null), AccountResponse.class);
+        return metrics.time(Mode.DVID, Operation.MTIER_CALL, () -> clients.client(Mode.DVID, Role.M_TIER)
+                .post(
+                        "/dvid/" + operation,
+                        new DocumentRequest(document.token(), amount, null),
+                        AccountResponse.class));
     }
 
     private Map<String, Object> decode(String segment) {

@@ -7,14 +7,15 @@ import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.IdModeHop;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.api.AccessTokenRequest;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.MintResponse;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.stereotype.Component;
@@ -46,7 +47,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(MODE, "mint", () -> clients.client(MODE, Role.ASSERTING_WL)
+        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
                 .post("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class));
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
@@ -63,11 +64,13 @@ public class IdModeSubjectFlow implements SubjectFlow {
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         VerifiedIdMode root = verify(document.token(), document.artifacts());
-        IdModePresentation extended = metrics.time(MODE, "extend", () -> hop.extend(root, hop.idOf(Role.M_TIER)));
+        IdModePresentation extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.extend(root, hop.idOf(Role.M_TIER)));
         metrics.recordDocumentSize(MODE, root.depth() + 1, extended.size().totalBytes());
         DocumentRequest request = new DocumentRequest(
                 extended.token(), amount, extended.artifacts().toJson());
-        return clients.client(MODE, Role.M_TIER).post("/id-mode/" + operation, request, AccountResponse.class);
+        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+                .post("/id-mode/" + operation, request, AccountResponse.class));
     }
 
     /**
@@ -75,7 +78,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
      * ID, so there is no presenter to bind; every other check runs, with this workload as audience.
      */
     private VerifiedIdMode verify(String token, String artifacts) {
-        return metrics.time(MODE, "validate", () -> hop.verifyAnswer(token, artifacts));
+        return metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(token, artifacts));
     }
 
     private static Map<String, Object> claims(IdModeClaims c) {

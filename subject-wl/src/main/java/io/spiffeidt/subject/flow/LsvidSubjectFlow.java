@@ -9,14 +9,15 @@ import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.DownstreamClients;
-import io.spiffeidt.support.LsvidHop;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.api.AccountResponse;
-import io.spiffeidt.support.api.DocumentRequest;
-import io.spiffeidt.support.api.LsvidExtendRequest;
-import io.spiffeidt.support.api.LsvidExtendResponse;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.LsvidExtendRequest;
+import io.spiffeidt.support.wire.LsvidExtendResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,41 +53,37 @@ public class LsvidSubjectFlow implements SubjectFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        return metrics.time(MODE, "mint", () -> {
-            Lsvid request = metrics.time(MODE, "extend", () -> hop.start(hop.idOf(Role.ASSERTING_WL)));
-            String encoded = LsvidCodec.encode(request);
-            metrics.recordDocumentSize(MODE, request.depth(), encoded.length());
-            LsvidExtendResponse answer = clients.client(MODE, Role.ASSERTING_WL)
-                    .post(
-                            "/lsvid/extendlsvid",
-                            new LsvidExtendRequest(accessToken, encoded),
-                            LsvidExtendResponse.class);
-            if (answer == null || answer.lsvid() == null) {
-                throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
-            }
-            LsvidVerification minted =
-                    metrics.time(MODE, "validate", () -> hop.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL));
-            Delegation delegation = minted.delegation();
-            if (answer.oauth() != null
-                    && (!delegation.dpr().equals(answer.oauth().subject())
-                            || !delegation.dpa().equals(answer.oauth().issuer()))) {
-                throw new AssertionException(
-                        ErrorCode.DELEGATION_INVALID, "the delegation does not name the user of the access token");
-            }
-            KeptDocument kept =
-                    new KeptDocument(answer.lsvid(), null, minted.outermost().expiresAt());
-            return new MintedDocument(kept, null, claims(minted));
-        });
+        Lsvid request = metrics.time(MODE, Operation.EXTEND, () -> hop.start(hop.idOf(Role.ASSERTING_WL)));
+        String encoded = LsvidCodec.encode(request);
+        metrics.recordDocumentSize(MODE, request.depth(), encoded.length());
+        LsvidExtendResponse answer = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(
+                        MODE, Role.ASSERTING_WL)
+                .post("/lsvid/extendlsvid", new LsvidExtendRequest(accessToken, encoded), LsvidExtendResponse.class));
+        if (answer == null || answer.lsvid() == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
+        }
+        LsvidVerification minted =
+                metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL));
+        Delegation delegation = minted.delegation();
+        if (answer.oauth() != null
+                && (!delegation.dpr().equals(answer.oauth().subject())
+                        || !delegation.dpa().equals(answer.oauth().issuer()))) {
+            throw new AssertionException(
+                    ErrorCode.DELEGATION_INVALID, "the delegation does not name the user of the access token");
+        }
+        KeptDocument kept =
+                new KeptDocument(answer.lsvid(), null, minted.outermost().expiresAt());
+        return new MintedDocument(kept, null, claims(minted));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         Lsvid kept = hop.decode(document.token());
-        Lsvid extended = metrics.time(MODE, "extend", () -> hop.extend(kept, hop.idOf(Role.M_TIER)));
+        Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(kept, hop.idOf(Role.M_TIER)));
         String encoded = LsvidCodec.encode(extended);
         metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());
-        return clients.client(MODE, Role.M_TIER)
-                .post("/lsvid/" + operation, new DocumentRequest(encoded, amount, null), AccountResponse.class);
+        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+                .post("/lsvid/" + operation, new DocumentRequest(encoded, amount, null), AccountResponse.class));
     }
 
     /** What the page shows of a verified LSVID: the delegation and every layer, outermost first. */
