@@ -52,7 +52,7 @@ public class LsvidAssertingController {
     @AllowedCallers(Role.SUBJECT_WL)
     public LsvidExtendResponse extend(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, request.accessToken());
-        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
+        Presenter presenter = Presenter.of(caller.leaf());
         LsvidVerification incoming = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
                 .verify(request.lsvid(), hop.self(), presenter, DelegationRule.ABSENT));
         Lsvid delegated = metrics.time(

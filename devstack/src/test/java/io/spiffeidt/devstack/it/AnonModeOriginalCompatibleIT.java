@@ -33,7 +33,7 @@ class AnonModeOriginalCompatibleIT extends EmbeddedStackIT {
     static void start() {
         startStack(DevStackSettings.ephemeral()
                 .withProperty("spiffeidt.verification.profile", "original-compatible")
-                .withWorkloadProperty("subject-wl", "spiffeidt.subject.anon-mode.include-iid", "true")
+                .withWorkloadProperty("subject-wl", "spiffeidt.anon-mode.include-iid", "true")
                 .withWorkloadProperty("m-tier", "spiffeidt.mtier.anon-mode.extend", "false"));
     }
 

@@ -3,31 +3,23 @@ package io.spiffeidt.targetwl.anonmode;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.anonmode.AnonModeVerifier;
-import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
 import io.spiffeidt.support.wire.DocumentRequest;
-import io.spiffeidt.targetwl.api.AccountOperations;
+import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -56,32 +48,14 @@ public class AnonModeTargetController {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
-    private final AnonModeVerifier verifier;
-    private final Provider rsaProvider;
-    private final VerificationProfile profile;
-    private final Limits limits;
-    private final SpiffeId self;
-    private final SpiffeId asserting;
+    private final AnonModeHop hop;
 
     public AnonModeTargetController(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            AccountOperations accounts,
-            AnonModeVerifier verifier,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            WorkloadIdentity identity) {
+            DownstreamClients clients, OperationMetrics metrics, AccountOperations accounts, AnonModeHop hop) {
         this.clients = clients;
         this.metrics = metrics;
         this.accounts = accounts;
-        this.verifier = verifier;
-        // the IdP key is RSA: with the SunEC choice, the JDK provider that has RSA builds it
-        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
-        this.profile = profile;
-        this.limits = limits;
-        this.self = identity.self();
-        this.asserting = identity.idOf(Role.ASSERTING_WL);
+        this.hop = hop;
     }
 
     @PostMapping("/balance")
@@ -99,8 +73,8 @@ public class AnonModeTargetController {
     }
 
     private VerifiedResult validate(String token) {
-        VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(token, self));
-        introspect(verifier.rootIdentifier(token), verified.delegation());
+        VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verify(token));
+        introspect(hop.rootIdentifier(token), verified.delegation());
         return verified;
     }
 
@@ -113,36 +87,27 @@ public class AnonModeTargetController {
         } catch (AssertionException e) {
             if (e.code() == ErrorCode.NOT_FOUND) {
                 throw new AssertionException(
-                        ErrorCode.UNTRUSTED_KEY, 0, "the root is unknown to " + asserting + " (introspection)");
+                        ErrorCode.UNTRUSTED_KEY,
+                        0,
+                        "the root is unknown to " + hop.idOf(Role.ASSERTING_WL) + " (introspection)");
             }
             throw e;
         }
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
         // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
-        metrics.run(
-                MODE,
-                Operation.ZKP_VERIFICATION,
-                () -> answer.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider));
+        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation));
     }
 
     /**
-     * The asserting workload, then every hop from the innermost outwards, then this workload. Reads
-     * the payloads of a token that has been verified: {@code P(L-1) . … . P(0) . …}.
+     * The asserting workload, then every hop from the innermost outwards (its {@code iid}, or
+     * {@value #ANONYMOUS_HOP}), then this workload.
      */
     private List<String> path(String token, VerifiedResult verified) {
-        int depth = verified.depth();
-        String[] parts = token.split("\\.", -1);
-        List<String> path = new ArrayList<>(depth + 1);
-        path.add(asserting.toString());
-        for (int i = 1; i < depth; i++) {
-            Map<String, Object> claims = Json.parseObject(Codec.utf8(Codec.fromB64url(parts[depth - 1 - i])));
-            Object iid = claims.get("iid");
-            path.add(
-                    iid instanceof String s && SpiffeId.isValid(s)
-                            ? SpiffeId.parse(s).toString()
-                            : ANONYMOUS_HOP);
-        }
-        path.add(self.toString());
+        List<String> path = new ArrayList<>(verified.depth() + 1);
+        path.add(hop.idOf(Role.ASSERTING_WL).toString());
+        hop.hopIdentities(token)
+                .forEach(id -> path.add(id.map(SpiffeId::toString).orElse(ANONYMOUS_HOP)));
+        path.add(hop.self().toString());
         return path;
     }
 }

@@ -1,25 +1,21 @@
 package io.spiffeidt.targetwl.idmode;
 
 import io.spiffeidt.core.Delegation;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
-import io.spiffeidt.targetwl.api.AccountOperations;
+import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -43,9 +39,6 @@ public class IdModeTargetController {
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
     private final IdModeHop hop;
-    private final Provider rsaProvider;
-    private final VerificationProfile profile;
-    private final Limits limits;
     private final boolean introspect;
 
     public IdModeTargetController(
@@ -53,18 +46,11 @@ public class IdModeTargetController {
             OperationMetrics metrics,
             AccountOperations accounts,
             IdModeHop hop,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
             IdModeTargetProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;
-        // the IdP key is RSA: with the SunEC choice, the JDK provider that has RSA builds it
-        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
-        this.profile = profile;
-        this.limits = limits;
         this.introspect = properties.introspect();
     }
 
@@ -86,7 +72,7 @@ public class IdModeTargetController {
         VerifiedIdMode verified = metrics.time(
                 MODE,
                 Operation.VALIDATE,
-                () -> hop.verify(request.token(), request.artifacts(), new Presenter(caller.id(), caller.publicKey())));
+                () -> hop.verify(request.token(), request.artifacts(), Presenter.of(caller.leaf())));
         if (introspect) {
             introspect(verified);
         }
@@ -95,22 +81,13 @@ public class IdModeTargetController {
 
     /** Asks the asserting workload about the root only (the path beyond it is none of its business). */
     private void introspect(VerifiedIdMode verified) {
-        String root = rootOf(verified.presentation().token(), verified.depth());
+        String root = hop.rootOf(verified.presentation().token());
         OAuthProof answer = metrics.time(MODE, Operation.INTROSPECT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
                 .post("/id-mode/introspect", DocumentRequest.of(root), OAuthProof.class));
         Delegation delegation = verified.result().delegation();
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
         // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
-        metrics.run(
-                MODE,
-                Operation.ZKP_VERIFICATION,
-                () -> answer.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider));
-    }
-
-    /** The root {@code P(0).S(0)}: the middle payload and middle signature segments of the token. */
-    private static String rootOf(String token, int depth) {
-        String[] parts = token.split("\\.", -1);
-        return parts[depth - 1] + "." + parts[depth];
+        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation));
     }
 
     private List<String> path(VerifiedIdMode verified) {

@@ -13,7 +13,7 @@ import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
-import io.spiffeidt.targetwl.api.AccountOperations;
+import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ public class LsvidTargetController {
     }
 
     private VerifiedResult verify(DocumentRequest request, Caller caller) {
-        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
+        Presenter presenter = Presenter.of(caller.leaf());
         return metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
                 .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED)
                 .toResult());

@@ -2,7 +2,6 @@ package io.spiffeidt.support.caller;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.internal.X509Svids;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.Role;
 import jakarta.servlet.DispatcherType;
@@ -87,7 +86,7 @@ public class CallerAuthorization implements HandlerInterceptor, HandlerMethodArg
         X509Certificate leaf = chain[0];
         SpiffeId id;
         try {
-            id = X509Svids.spiffeId(leaf);
+            id = SpiffeId.fromX509Svid(leaf);
         } catch (AssertionException e) {
             throw new CallerNotAllowedException("client certificate without a SPIFFE ID");
         }

@@ -1,14 +1,15 @@
 package io.spiffeidt.support.client;
 
+import com.nimbusds.jose.util.JSONObjectUtils;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.core.ParameterizedTypeReference;
@@ -126,7 +127,7 @@ public final class DownstreamClient {
         String detail = null;
         try {
             byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
-            Map<String, Object> problem = Json.parseObject(new String(bytes, StandardCharsets.UTF_8));
+            Map<String, Object> problem = JSONObjectUtils.parse(new String(bytes, StandardCharsets.UTF_8));
             if (problem.get("code") instanceof String c) {
                 code = c;
             }
@@ -134,7 +135,7 @@ public final class DownstreamClient {
             if (problem.get("detail") instanceof String d) {
                 detail = d.length() > 300 ? d.substring(0, 300) : d;
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | ParseException | RuntimeException e) {
             code = null;
         }
         ErrorCode known = known(code);

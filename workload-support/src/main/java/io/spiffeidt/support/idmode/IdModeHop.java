@@ -1,6 +1,7 @@
 package io.spiffeidt.support.idmode;
 
 import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
@@ -16,6 +17,7 @@ import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
@@ -39,6 +41,8 @@ public class IdModeHop {
     private final TimeRules timeRules;
     private final IdModeVerifier verifier;
     private final SvidBound<IdModeCredentials> credentials;
+    private final Provider rsaProvider;
+    private final VerificationProfile profile;
 
     public IdModeHop(
             WorkloadIdentity identity,
@@ -55,6 +59,10 @@ public class IdModeHop {
                 this.provider);
         this.credentials =
                 new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
+        // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
+        // that has RSA checks it
+        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+        this.profile = profile;
     }
 
     /** This workload's SPIFFE ID: the audience incoming tokens must name. */
@@ -106,8 +114,21 @@ public class IdModeHop {
      * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
      */
     public IdModePresentation mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
-        TimeRules rules = new TimeRules(timeRules.clock(), timeRules.skew(), lifetime, timeRules.originalMaxAge());
-        return new IdModeMinter(credentials.get(), rules, limits, provider).mint(audience, dpa, dpr, notAfter);
+        return new IdModeMinter(credentials.get(), timeRules.withLifetime(lifetime), limits, provider)
+                .mint(audience, dpa, dpr, notAfter);
+    }
+
+    /**
+     * The root {@code P(0).S(0)} of a token: what the asserting workload introspects (the path
+     * beyond it is none of its business).
+     */
+    public String rootOf(String token) {
+        return parse(token).prefix(1);
+    }
+
+    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
+    public void verifyProof(OAuthProof proof, Delegation delegation) {
+        proof.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider);
     }
 
     private IdModeArtifacts artifacts(String encoded) {

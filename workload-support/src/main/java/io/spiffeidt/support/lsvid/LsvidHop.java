@@ -8,8 +8,8 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.lsvid.IdClaim;
 import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidAnswers;
 import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidExtender;
@@ -22,12 +22,7 @@ import io.spiffeidt.core.lsvid.Presenter;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.Provider;
-import java.security.PublicKey;
-import java.security.spec.X509EncodedKeySpec;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -127,12 +122,7 @@ public class LsvidHop {
      * @throws AssertionException {@link ErrorCode#EXPIRED} when the OAuth token has no time left
      */
     public Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
-        Duration left = Duration.between(timeRules.now(), oauthExpiresAt);
-        if (left.getSeconds() <= 0) {
-            throw new AssertionException(ErrorCode.EXPIRED, "the OAuth token has no lifetime left");
-        }
-        Duration lifetime = left.compareTo(timeRules.lifetime()) < 0 ? left : timeRules.lifetime();
-        TimeRules rules = new TimeRules(timeRules.clock(), timeRules.skew(), lifetime, timeRules.originalMaxAge());
+        TimeRules rules = timeRules.forDelegationUntil(oauthExpiresAt);
         X509Svid svid = identity.svid();
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return new LsvidExtender(rules, provider)
@@ -142,38 +132,14 @@ public class LsvidHop {
     /**
      * Verifies a document a downstream workload answered (the subject workload's check of what the
      * asserting workload returns): the strict checks with this workload as audience and the
-     * delegation required. The answer came over an mTLS connection that authenticated exactly the
-     * configured SPIFFE ID of {@code from}, but the HTTP client does not expose the server's leaf; so
-     * the presenter is that configured ID (the name check is real: the outermost issuer must be it)
-     * with the key of the outermost layer's own, anchored {@code iss.id} (the key check then only
-     * confirms that this key signed the layer, which step 3 checks anyway).
+     * delegation required, presented by the configured SPIFFE ID of {@code from} as {@link
+     * LsvidAnswers} derives it.
      *
      * @throws AssertionException as the verifier, and {@link ErrorCode#MALFORMED} when the answer has
      *     no extension layer
      */
     public LsvidVerification verifyAnswer(String encoded, Role from) {
-        Lsvid decoded = decode(encoded);
-        LsvidToken outer = decoded.token();
-        IdClaim iss = outer.payload().iss();
-        if (outer.isBase()
-                || iss == null
-                || iss.id() == null
-                || iss.id().payload().sub() == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "the answer has no extension layer");
-        }
-        Presenter answering = new Presenter(
-                identity.idOf(from), publicKey(iss.id().payload().sub().pk()));
+        Presenter answering = LsvidAnswers.presenterOf(encoded, identity.idOf(from), limits);
         return verifier().verify(encoded, identity.self(), answering, DelegationRule.REQUIRED);
-    }
-
-    private static PublicKey publicKey(byte[] spki) {
-        if (spki == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "iss.id without sub.pk");
-        }
-        try {
-            return KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(spki));
-        } catch (GeneralSecurityException | RuntimeException e) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "iss.id key is not a readable EC key");
-        }
     }
 }

@@ -16,11 +16,10 @@ import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.JSONObjectUtils;
 import com.nimbusds.jose.util.ResourceRetriever;
 import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.CompactJws;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.Operation;
@@ -157,13 +156,15 @@ public class OAuthTokenVerifier implements Closeable {
         if (token.length() > MAX_TOKEN_LENGTH) {
             throw new AssertionException(ErrorCode.LIMIT_EXCEEDED, "access token over the length limit");
         }
-        String[] parts = token.split("\\.", -1);
-        if (parts.length != 3) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token is not a signed JWT");
+        CompactJws jws;
+        try {
+            jws = CompactJws.parse(token);
+        } catch (AssertionException e) {
+            throw new AssertionException(ErrorCode.MALFORMED, "access token is not a signed JWT: " + e.getMessage(), e);
         }
-        Map<String, Object> header = json(parts[0], "header");
-        Map<String, Object> claims = json(parts[1], "payload");
-        byte[] signature = Codec.fromB64url(parts[2]);
+        Map<String, Object> header = jws.header();
+        Map<String, Object> claims = jws.payload();
+        byte[] signature = jws.signature();
         if (!(header.get("alg") instanceof String alg)) {
             throw new AssertionException(ErrorCode.MALFORMED, "access token header without alg");
         }
@@ -190,7 +191,7 @@ public class OAuthTokenVerifier implements Closeable {
         }
 
         List<RSAKey> candidates = metrics.time(mode, Operation.JWKS_FETCH, () -> keys(issuer, kid));
-        byte[] signingInput = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII);
+        byte[] signingInput = jws.signingInput().getBytes(StandardCharsets.US_ASCII);
         RSAKey verifiedBy = null;
         for (RSAKey candidate : candidates) {
             if (verifies(candidate, signingInput, signature)) {
@@ -219,22 +220,13 @@ public class OAuthTokenVerifier implements Closeable {
                     iss,
                     sub,
                     exp,
-                    parts[0] + "." + parts[1],
+                    jws.signingInput(),
                     signature,
                     kid,
                     verifiedBy.toRSAPublicKey(),
                     verifiedBy.toPublicJWK().toJSONString());
         } catch (com.nimbusds.jose.JOSEException e) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "IdP key cannot be used", e);
-        }
-    }
-
-    private static Map<String, Object> json(String segment, String what) {
-        byte[] bytes = Codec.fromB64url(segment);
-        try {
-            return Json.parseObject(new String(bytes, StandardCharsets.UTF_8));
-        } catch (AssertionException e) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token " + what + " is not a JSON object", e);
         }
     }
 

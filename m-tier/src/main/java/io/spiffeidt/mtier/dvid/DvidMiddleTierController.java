@@ -1,61 +1,46 @@
 package io.spiffeidt.mtier.dvid;
 
-import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
-import java.util.Optional;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * DVID at the middle tier (DESIGN.md, DVID row): remote validation at the asserting workload, then
+ * DVID at the middle tier (docs/design.md, DVID row): remote validation at the asserting workload, then
  * its introspection and the proof check against the DVID's {@code dpa}/{@code dpr}; the DVID is
  * forwarded unchanged.
  */
 @RestController
 @RequestMapping("/dvid")
-public class DvidForwardController {
+public class DvidMiddleTierController {
 
     private static final Mode MODE = Mode.DVID;
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final DvidSettings settings;
-    private final SignatureProvider provider;
-    private final SpiffeId subject;
+    private final DvidHop hop;
     private final boolean introspect;
 
-    public DvidForwardController(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            DvidSettings settings,
-            SignatureProvider provider,
-            WorkloadIdentity identity,
-            MiddleTierProperties properties) {
+    public DvidMiddleTierController(
+            DownstreamClients clients, OperationMetrics metrics, DvidHop hop, MiddleTierProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
-        this.settings = settings;
-        this.provider = provider;
-        this.subject = identity.idOf(Role.SUBJECT_WL);
+        this.hop = hop;
         this.introspect = properties.dvid().introspect();
     }
 
@@ -78,14 +63,7 @@ public class DvidForwardController {
                 MODE,
                 Operation.VALIDATE_CALL,
                 () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
-        VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> {
-            SpiffeId sub = SpiffeId.parse(validated.subject());
-            if (!sub.equals(subject)) {
-                throw new AssertionException(
-                        ErrorCode.DELEGATION_INVALID, "DVID subject " + sub + " is not the subject workload");
-            }
-            return new VerifiedDvid(validated.result(), validated.jti(), sub, Optional.empty());
-        });
+        VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
         if (introspect) {
             OAuthProof proof = metrics.time(
                     MODE,
@@ -94,8 +72,7 @@ public class DvidForwardController {
             metrics.run(
                     MODE,
                     Operation.ZKP_VERIFICATION,
-                    () -> proof.verify(
-                            dvid.dpa(), dvid.dpr(), settings.profile(), settings.limits(), provider.provider()));
+                    () -> hop.verifyProof(proof, dvid.result().delegation()));
         }
         DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));

@@ -1,8 +1,6 @@
-package io.spiffeidt.targetwl.api;
+package io.spiffeidt.targetwl.account;
 
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.targetwl.account.InvalidAmountException;
-import io.spiffeidt.targetwl.account.InvalidUserIdException;
 import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;

@@ -1,19 +1,16 @@
-package io.spiffeidt.asserting.config;
+package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
+import io.spiffeidt.asserting.config.AssertingProperties;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.support.crypto.SignatureProvider;
-import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -24,9 +21,9 @@ import org.springframework.context.annotation.Configuration;
 
 /** The asserting workload's DVID signer, verifier and introspection store. */
 @Configuration(proxyBeanMethods = false)
-public class AssertingConfiguration {
+public class DvidAssertingConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(AssertingConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(DvidAssertingConfiguration.class);
 
     @Bean
     DvidSigningKey dvidSigningKey(AssertingProperties properties) {
@@ -36,26 +33,11 @@ public class AssertingConfiguration {
     }
 
     @Bean
-    DvidSettings dvidSettings(
-            WorkloadIdentity identity,
-            DvidSigningKey key,
-            AssertingProperties properties,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            Clock clock) {
+    DvidSettings dvidSettings(DvidHop hop, DvidSigningKey key, AssertingProperties properties) {
         DvidAlgorithm algorithm =
                 "RSA".equals(key.publicKey().getAlgorithm()) ? DvidAlgorithm.RS256 : DvidAlgorithm.ES256;
-        TimeRules rules = new TimeRules(
-                timeRules.clock(), timeRules.skew(), properties.dvid().lifetime(), timeRules.originalMaxAge());
-        return new DvidSettings(
-                identity.self(),
-                identity.self().trustDomain(),
-                algorithm,
-                profile,
-                limits,
-                rules,
-                properties.dvid().zkpRounds());
+        return hop.mintingSettings(
+                algorithm, properties.dvid().lifetime(), properties.dvid().zkpRounds());
     }
 
     @Bean

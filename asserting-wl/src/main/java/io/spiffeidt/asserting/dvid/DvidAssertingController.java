@@ -1,7 +1,6 @@
 package io.spiffeidt.asserting.dvid;
 
 import io.spiffeidt.asserting.config.AssertingProperties;
-import io.spiffeidt.asserting.config.DvidSigningKey;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
@@ -40,9 +39,9 @@ import org.springframework.web.bind.annotation.RestController;
 /** DVID endpoints of the asserting workload (spec/dvid.md "Endpoints"). */
 @RestController
 @RequestMapping("/dvid")
-public class DvidController {
+public class DvidAssertingController {
 
-    private static final Logger log = LoggerFactory.getLogger(DvidController.class);
+    private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
     private static final Mode MODE = Mode.DVID;
 
     private final OAuthTokenVerifier oauthVerifier;
@@ -54,7 +53,7 @@ public class DvidController {
     private final String jwks;
     private final SecureRandom random = new SecureRandom();
 
-    public DvidController(
+    public DvidAssertingController(
             OAuthTokenVerifier oauthVerifier,
             DvidMinter minter,
             DvidVerifier verifier,

@@ -1,13 +1,14 @@
-package io.spiffeidt.subject.flow;
+package io.spiffeidt.subject.lsvid;
 
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.identity.Role;
@@ -64,12 +65,9 @@ public class LsvidSubjectFlow implements SubjectFlow {
         }
         LsvidVerification minted =
                 metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL));
-        Delegation delegation = minted.delegation();
-        if (answer.oauth() != null
-                && (!delegation.dpr().equals(answer.oauth().subject())
-                        || !delegation.dpa().equals(answer.oauth().issuer()))) {
-            throw new AssertionException(
-                    ErrorCode.DELEGATION_INVALID, "the delegation does not name the user of the access token");
+        if (answer.oauth() != null) {
+            minted.delegation()
+                    .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
         KeptDocument kept =
                 new KeptDocument(answer.lsvid(), null, minted.outermost().expiresAt());

@@ -1,4 +1,4 @@
-package io.spiffeidt.targetwl.api;
+package io.spiffeidt.targetwl.account;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
@@ -6,7 +6,6 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.targetwl.account.AccountRepository;
 import java.util.List;
 import org.springframework.stereotype.Component;
 

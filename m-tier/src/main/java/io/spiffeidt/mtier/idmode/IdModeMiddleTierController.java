@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/id-mode")
-public class IdModeForwardController {
+public class IdModeMiddleTierController {
 
     private static final Mode MODE = Mode.ID_MODE;
 
@@ -34,7 +34,7 @@ public class IdModeForwardController {
     private final OperationMetrics metrics;
     private final IdModeHop hop;
 
-    public IdModeForwardController(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
+    public IdModeMiddleTierController(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
@@ -56,7 +56,7 @@ public class IdModeForwardController {
         VerifiedIdMode verified = metrics.time(
                 MODE,
                 Operation.VALIDATE,
-                () -> hop.verify(request.token(), request.artifacts(), new Presenter(caller.id(), caller.publicKey())));
+                () -> hop.verify(request.token(), request.artifacts(), Presenter.of(caller.leaf())));
         IdModePresentation extended =
                 metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified, hop.idOf(Role.TARGET_WL)));
         metrics.recordDocumentSize(MODE, verified.depth() + 1, extended.size().totalBytes());

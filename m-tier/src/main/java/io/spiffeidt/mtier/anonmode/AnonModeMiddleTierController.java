@@ -1,14 +1,11 @@
 package io.spiffeidt.mtier.anonmode;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.anonmode.AnonModeExtender;
-import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
@@ -27,29 +24,23 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/anon-mode")
-public class AnonModeForwardController {
+public class AnonModeMiddleTierController {
 
     private static final Mode MODE = Mode.ANON_MODE;
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final AnonModeVerifier verifier;
-    private final AnonModeExtender extender;
-    private final SpiffeId self;
+    private final AnonModeHop hop;
     private final boolean extend;
 
-    public AnonModeForwardController(
+    public AnonModeMiddleTierController(
             DownstreamClients clients,
             OperationMetrics metrics,
-            AnonModeVerifier verifier,
-            AnonModeExtender extender,
-            WorkloadIdentity identity,
-            AnonModeMtierProperties properties) {
+            AnonModeHop hop,
+            AnonModeMiddleTierProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
-        this.verifier = verifier;
-        this.extender = extender;
-        this.self = identity.self();
+        this.hop = hop;
         this.extend = properties.extend();
     }
 
@@ -66,10 +57,10 @@ public class AnonModeForwardController {
     }
 
     private AccountResponse forward(String path, DocumentRequest request) {
-        VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(request.token(), self));
+        VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verify(request.token()));
         String token = request.token();
         if (extend) {
-            token = metrics.time(MODE, Operation.EXTEND, () -> extender.extend(request.token(), self));
+            token = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(request.token()));
             metrics.recordDocumentSize(MODE, verified.depth() + 1, token.length());
         }
         DocumentRequest forwarded = new DocumentRequest(token, request.amount(), null);

@@ -1,4 +1,4 @@
-package io.spiffeidt.subject.flow;
+package io.spiffeidt.subject.idmode;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
@@ -6,6 +6,8 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.identity.Role;

@@ -1,4 +1,4 @@
-package io.spiffeidt.asserting.config;
+package io.spiffeidt.asserting.dvid;
 
 import java.io.IOException;
 import java.io.Reader;

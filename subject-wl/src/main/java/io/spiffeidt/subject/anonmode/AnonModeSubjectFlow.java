@@ -1,18 +1,16 @@
-package io.spiffeidt.subject.flow;
+package io.spiffeidt.subject.anonmode;
 
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.anonmode.AnonModeExtender;
-import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccessTokenRequest;
@@ -24,7 +22,7 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
- * Anon-Mode at the subject workload (DESIGN.md, Anon-Mode row): the asserting workload mints a root
+ * Anon-Mode at the subject workload (docs/design.md, Anon-Mode row): the asserting workload mints a root
  * with a fresh key, addressed to this workload; it is verified when received and kept in the user's
  * session. Every use extends the kept root by one anonymous layer, signed with the key the root
  * hands over (its {@code s}), and sends it to the middle tier. Two uses of one root are two
@@ -37,21 +35,12 @@ public class AnonModeSubjectFlow implements SubjectFlow {
 
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
-    private final AnonModeVerifier verifier;
-    private final AnonModeExtender extender;
-    private final SpiffeId self;
+    private final AnonModeHop hop;
 
-    public AnonModeSubjectFlow(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            AnonModeVerifier verifier,
-            AnonModeExtender extender,
-            WorkloadIdentity identity) {
+    public AnonModeSubjectFlow(DownstreamClients clients, OperationMetrics metrics, AnonModeHop hop) {
         this.clients = clients;
         this.metrics = metrics;
-        this.verifier = verifier;
-        this.extender = extender;
-        this.self = identity.self();
+        this.hop = hop;
     }
 
     @Override
@@ -67,16 +56,13 @@ public class AnonModeSubjectFlow implements SubjectFlow {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no Anon-Mode root");
         }
         // the root-only check: signature, times, audience = this workload, delegation in the root
-        VerifiedResult root = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(minted.token(), self));
+        VerifiedResult root = metrics.time(MODE, Operation.VALIDATE, () -> hop.verify(minted.token()));
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
         }
-        Delegation delegation = root.delegation();
-        if (minted.oauth() != null
-                && (!delegation.dpr().equals(minted.oauth().subject())
-                        || !delegation.dpa().equals(minted.oauth().issuer()))) {
-            throw new AssertionException(
-                    ErrorCode.DELEGATION_INVALID, "the delegation does not name the user of the access token");
+        if (minted.oauth() != null) {
+            root.delegation()
+                    .requireUser(minted.oauth().issuer(), minted.oauth().subject());
         }
         KeptDocument kept =
                 new KeptDocument(minted.token(), null, root.outermost().expiresAt());
@@ -85,7 +71,7 @@ public class AnonModeSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        String extended = metrics.time(MODE, Operation.EXTEND, () -> extender.extend(document.token(), self));
+        String extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(document.token()));
         metrics.recordDocumentSize(MODE, 2, extended.length());
         return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
                 .post("/anon-mode/" + operation, new DocumentRequest(extended, amount, null), AccountResponse.class));

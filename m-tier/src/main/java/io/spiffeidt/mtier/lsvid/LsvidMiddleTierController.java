@@ -30,7 +30,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/lsvid")
-public class LsvidForwardController {
+public class LsvidMiddleTierController {
 
     private static final Mode MODE = Mode.LSVID;
 
@@ -39,7 +39,7 @@ public class LsvidForwardController {
     private final LsvidHop hop;
     private final SpiffeId target;
 
-    public LsvidForwardController(
+    public LsvidMiddleTierController(
             DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, WorkloadIdentity identity) {
         this.clients = clients;
         this.metrics = metrics;
@@ -60,7 +60,7 @@ public class LsvidForwardController {
     }
 
     private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
-        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
+        Presenter presenter = Presenter.of(caller.leaf());
         LsvidVerification verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
                 .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED));
         Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified.document(), target));
