@@ -18,4 +18,17 @@ public record Delegation(String dpa, String dpr, String assertedBy) {
         Objects.requireNonNull(dpr, "dpr");
         Objects.requireNonNull(assertedBy, "assertedBy");
     }
+
+    /**
+     * Requires that this delegation names the user of an OAuth token: {@code dpa} is its issuer and
+     * {@code dpr} its subject (what a minted document must say of the token it was minted for).
+     *
+     * @throws AssertionException {@link ErrorCode#DELEGATION_INVALID} otherwise
+     */
+    public void requireUser(String issuer, String subject) {
+        if (!dpa.equals(issuer) || !dpr.equals(subject)) {
+            throw new AssertionException(
+                    ErrorCode.DELEGATION_INVALID, "the delegation does not name the user of the access token");
+        }
+    }
 }

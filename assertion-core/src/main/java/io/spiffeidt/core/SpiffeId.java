@@ -1,5 +1,7 @@
 package io.spiffeidt.core;
 
+import io.spiffeidt.core.internal.X509Svids;
+import java.security.cert.X509Certificate;
 import java.util.Locale;
 
 /**
@@ -14,6 +16,17 @@ public record SpiffeId(String trustDomain, String path) {
 
     private static final String PREFIX = "spiffe://";
     private static final int MAX_LENGTH = 2048;
+
+    /**
+     * The SPIFFE ID of an X.509-SVID: the certificate's single URI SAN. Reads the name only; it
+     * validates neither the chain nor the certificate's use (the TLS layer did, for a peer).
+     *
+     * @throws AssertionException {@link ErrorCode#UNTRUSTED_KEY} unless the certificate carries
+     *     exactly one URI SAN and it is a SPIFFE ID
+     */
+    public static SpiffeId fromX509Svid(X509Certificate certificate) {
+        return X509Svids.spiffeId(certificate);
+    }
 
     /**
      * Parses a SPIFFE ID per the SPIFFE ID specification.

@@ -60,4 +60,26 @@ public record TimeRules(Clock clock, Duration skew, Duration lifetime, Duration 
             throw new AssertionException(ErrorCode.NOT_YET_VALID, layer, "not yet valid");
         }
     }
+
+    /** A copy whose minted documents live {@code newLifetime}. */
+    public TimeRules withLifetime(Duration newLifetime) {
+        return new TimeRules(clock, skew, newLifetime, originalMaxAge);
+    }
+
+    /**
+     * The rules of a layer that carries a delegation (docs/formats/common.md "Time"): it lives
+     * {@link #lifetime()} at most, and never past {@code notAfter}, the expiry of the OAuth token the
+     * delegation comes from.
+     *
+     * @throws AssertionException {@link ErrorCode#EXPIRED} when {@code notAfter} leaves no whole
+     *     second
+     */
+    public TimeRules forDelegationUntil(Instant notAfter) {
+        Objects.requireNonNull(notAfter, "notAfter");
+        Duration left = Duration.between(now(), notAfter);
+        if (left.getSeconds() <= 0) {
+            throw new AssertionException(ErrorCode.EXPIRED, "the OAuth token has no lifetime left");
+        }
+        return left.compareTo(lifetime) < 0 ? withLifetime(left) : this;
+    }
 }

@@ -7,7 +7,7 @@ import io.spiffeidt.devstack.workloadapi.DevWorkloadApi;
 import io.spiffeidt.idp.IdpApplication;
 import io.spiffeidt.mtier.MiddleTierApplication;
 import io.spiffeidt.subject.SubjectWorkloadApplication;
-import io.spiffeidt.target.TargetWorkloadApplication;
+import io.spiffeidt.targetwl.TargetWorkloadApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -22,7 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.web.server.PortInUseException;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -214,6 +216,13 @@ public final class DevStack implements AutoCloseable {
         return sb.toString();
     }
 
+    /** workload-support's auto-configurations, as it registers them (one per concern). */
+    private static List<String> workloadSupportAutoConfigurations() {
+        return ImportCandidates.load(AutoConfiguration.class, DevStack.class.getClassLoader()).getCandidates().stream()
+                .filter(name -> name.startsWith("io.spiffeidt.support."))
+                .toList();
+    }
+
     private synchronized void startComponent(String name) {
         List<String> args = new ArrayList<>();
         Map<String, String> props = new LinkedHashMap<>();
@@ -222,7 +231,7 @@ public final class DevStack implements AutoCloseable {
         if (name.equals("idp")) {
             props.put("spiffeidt.idp.issuer", idpUrl().toString());
             // the IdP is no SPIFFE workload: keep workload-support's auto-configuration out of its context
-            props.put("spring.autoconfigure.exclude", "io.spiffeidt.support.SpiffeIdtAutoConfiguration");
+            props.put("spring.autoconfigure.exclude", String.join(",", workloadSupportAutoConfigurations()));
         } else {
             props.put("management.server.port", String.valueOf(managementPort(name)));
             props.put("management.server.address", "127.0.0.1");

@@ -2,6 +2,11 @@ package io.spiffeidt.support;
 
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.client.ConnectionStrategy;
+import io.spiffeidt.support.client.PoolingProfile;
+import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.oauth.JwksCacheMode;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -21,6 +26,8 @@ import org.springframework.validation.annotation.Validated;
  * Everything a workload is configured with, under the prefix {@code spiffeidt}. Defaults live here
  * (there is no {@code application.yml}: each workload reads {@code <workload-name>.yml}).
  *
+ * <p>Thread safety: immutable.
+ *
  * @param trustDomain the SPIFFE trust domain (default {@code example.org})
  * @param workload which workload this process is ({@code spiffeidt.workload: asserting-wl})
  * @param ids the SPIFFE ID of each role; missing roles default to {@code
@@ -32,7 +39,6 @@ import org.springframework.validation.annotation.Validated;
  * @param crypto the JCA provider choice
  * @param oauth the OAuth token issuers and JWKS caching
  * @param verification the document verification profile and time rules
- *     <p>Thread safety: immutable.
  */
 @ConfigurationProperties("spiffeidt")
 @Validated

@@ -11,6 +11,31 @@ import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.caller.CallerAuthorization;
+import io.spiffeidt.support.caller.CallerAutoConfiguration;
+import io.spiffeidt.support.client.ClientAutoConfiguration;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadApiX509SourceFactory;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.identity.X509SourceFactory;
+import io.spiffeidt.support.idmode.IdModeAutoConfiguration;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.lsvid.LsvidAutoConfiguration;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
+import io.spiffeidt.support.oauth.OAuthAutoConfiguration;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.problem.ProblemDetailsAdvice;
+import io.spiffeidt.support.problem.ProblemDetailsAutoConfiguration;
+import io.spiffeidt.support.server.ServerAutoConfiguration;
+import io.spiffeidt.support.testing.TestIdentities;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
@@ -21,18 +46,48 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.web.client.RestClient;
 
 class SpiffeIdtAutoConfigurationTests {
 
+    /** Ours as registered, plus the Boot auto-configurations they rely on. */
+    static final AutoConfigurations ALL = AutoConfigurations.of(Stream.concat(
+                    ImportCandidates.load(
+                                    AutoConfiguration.class, SpiffeIdtAutoConfigurationTests.class.getClassLoader())
+                            .getCandidates()
+                            .stream()
+                            .filter(name -> name.startsWith("io.spiffeidt.support."))
+                            .map(SpiffeIdtAutoConfigurationTests::load),
+                    Stream.of(
+                            MetricsAutoConfiguration.class,
+                            CompositeMeterRegistryAutoConfiguration.class,
+                            SimpleMetricsExportAutoConfiguration.class,
+                            RestClientAutoConfiguration.class))
+            .toArray(Class<?>[]::new));
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+            .withConfiguration(ALL)
             .withBean(X509Source.class, () -> TestIdentities.source(Role.M_TIER))
             .withPropertyValues("spiffeidt.workload=m-tier");
 
@@ -40,7 +95,18 @@ class SpiffeIdtAutoConfigurationTests {
     void verifyWhenRegisteredThenListedInAutoConfigurationImports() {
         assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
                         .getCandidates())
-                .contains(SpiffeIdtAutoConfiguration.class.getName());
+                .contains(
+                        SpiffeIdtAutoConfiguration.class.getName(),
+                        IdentityAutoConfiguration.class.getName(),
+                        CryptoAutoConfiguration.class.getName(),
+                        OperationMetricsAutoConfiguration.class.getName(),
+                        OAuthAutoConfiguration.class.getName(),
+                        ClientAutoConfiguration.class.getName(),
+                        CallerAutoConfiguration.class.getName(),
+                        ProblemDetailsAutoConfiguration.class.getName(),
+                        ServerAutoConfiguration.class.getName(),
+                        IdModeAutoConfiguration.class.getName(),
+                        LsvidAutoConfiguration.class.getName());
     }
 
     @Test
@@ -140,7 +206,7 @@ class SpiffeIdtAutoConfigurationTests {
     @Test
     void verifyWhenNoWorkloadApiThenStartupFailsWithinInitTimeout() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+                .withConfiguration(ALL)
                 .withPropertyValues(
                         "spiffeidt.workload=m-tier",
                         "spiffeidt.workload-api.socket=unix:/nonexistent/spiffeidt-test.sock",
@@ -181,7 +247,7 @@ class SpiffeIdtAutoConfigurationTests {
     @Test
     void verifyWhenServletApplicationThenAdviceAuthorizationAndMtlsCustomizer() {
         new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+                .withConfiguration(ALL)
                 .withBean(X509Source.class, () -> TestIdentities.source(Role.TARGET_WL))
                 .withPropertyValues("spiffeidt.workload=target-wl")
                 .run(context -> {
@@ -194,12 +260,60 @@ class SpiffeIdtAutoConfigurationTests {
     @Test
     void verifyWhenMtlsDisabledThenNoMtlsCustomizer() {
         new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(SpiffeIdtAutoConfiguration.class))
+                .withConfiguration(ALL)
                 .withBean(X509Source.class, () -> TestIdentities.source(Role.SUBJECT_WL))
                 .withPropertyValues("spiffeidt.workload=subject-wl", "spiffeidt.server.mtls=false")
                 .run(context -> {
                     assertThat(context).hasSingleBean(ProblemDetailsAdvice.class);
                     assertThat(context).doesNotHaveBean("spiffeMtlsServerCustomizer");
                 });
+    }
+
+    @Test
+    void verifyWhenNoMeterRegistryThenStartupFails() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        SpiffeIdtAutoConfiguration.class,
+                        CryptoAutoConfiguration.class,
+                        OperationMetricsAutoConfiguration.class))
+                .withPropertyValues("spiffeidt.workload=m-tier")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .isInstanceOf(NoSuchBeanDefinitionException.class)
+                        .hasMessageContaining(MeterRegistry.class.getName()));
+    }
+
+    @Test
+    void verifyWhenNoRestClientBuilderThenStartupFails() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        SpiffeIdtAutoConfiguration.class,
+                        IdentityAutoConfiguration.class,
+                        CryptoAutoConfiguration.class,
+                        OperationMetricsAutoConfiguration.class,
+                        ClientAutoConfiguration.class))
+                .withBean(X509Source.class, () -> TestIdentities.source(Role.M_TIER))
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("spiffeidt.workload=m-tier")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .isInstanceOf(NoSuchBeanDefinitionException.class)
+                        .hasMessageContaining(RestClient.Builder.class.getName()));
+    }
+
+    @Test
+    void verifyWhenBootMetricsPresentThenOperationsRecordIntoItsRegistry() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            context.getBean(OperationMetrics.class).run(io.spiffeidt.core.Mode.LSVID, Operation.VALIDATE, () -> {});
+            assertThat(context.getBean(MeterRegistry.class)
+                            .get(OperationMetrics.OPERATION_TIMER)
+                            .tags("mode", "lsvid", "operation", "validate")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
+        });
     }
 }

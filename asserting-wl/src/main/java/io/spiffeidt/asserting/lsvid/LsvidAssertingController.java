@@ -6,16 +6,17 @@ import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.lsvid.Presenter;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.LsvidHop;
-import io.spiffeidt.support.OAuthTokenVerifier;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.VerifiedOAuthToken;
-import io.spiffeidt.support.api.LsvidExtendRequest;
-import io.spiffeidt.support.api.LsvidExtendResponse;
-import io.spiffeidt.support.api.OAuthSummary;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.oauth.VerifiedOAuthToken;
+import io.spiffeidt.support.wire.LsvidExtendRequest;
+import io.spiffeidt.support.wire.LsvidExtendResponse;
+import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,12 +52,12 @@ public class LsvidAssertingController {
     @AllowedCallers(Role.SUBJECT_WL)
     public LsvidExtendResponse extend(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, request.accessToken());
-        Presenter presenter = new Presenter(caller.id(), caller.publicKey());
-        LsvidVerification incoming = metrics.time(MODE, "validate", () -> hop.verifier()
+        Presenter presenter = Presenter.of(caller.leaf());
+        LsvidVerification incoming = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
                 .verify(request.lsvid(), hop.self(), presenter, DelegationRule.ABSENT));
         Lsvid delegated = metrics.time(
                 MODE,
-                "mint",
+                Operation.MINT,
                 () -> hop.delegate(
                         incoming.document(), caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
         String encoded = LsvidCodec.encode(delegated);

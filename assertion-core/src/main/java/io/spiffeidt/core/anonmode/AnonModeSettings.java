@@ -59,4 +59,25 @@ public record AnonModeSettings(
     public AnonModeSettings withIid(boolean newIncludeIid) {
         return new AnonModeSettings(subjectWorkload, profile, limits, timeRules, newIncludeIid);
     }
+
+    /**
+     * The settings of a workload on the call path (docs/formats/anon-mode.md "Flows"): roots addressed
+     * to {@code subjectWorkload}, and {@code iid} written into this hop's layers only when {@code
+     * includeIid}, which only the original-compatible profile accepts.
+     *
+     * @throws IllegalArgumentException when {@code includeIid} is asked for under the strict profile
+     *     (its own verifiers would reject every token it extends)
+     */
+    public static AnonModeSettings forHop(
+            SpiffeId subjectWorkload,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            boolean includeIid) {
+        if (includeIid && profile == VerificationProfile.STRICT) {
+            throw new IllegalArgumentException(
+                    "writing iid needs the original-compatible profile (strict verifiers reject iid)");
+        }
+        return new AnonModeSettings(subjectWorkload, profile, limits, timeRules, includeIid);
+    }
 }

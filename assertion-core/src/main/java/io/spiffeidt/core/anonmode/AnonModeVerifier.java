@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Concatenated verification of Anon-Mode tokens (spec/anon-mode.md "Verification"):
@@ -135,6 +136,26 @@ public final class AnonModeVerifier {
                 new Delegation(dpa, dpr, keys[0]),
                 parsed.text().length(),
                 depth);
+    }
+
+    /**
+     * Who the hops of a token named themselves: the {@code iid} of every extension layer, from the
+     * innermost (layer 1) outwards, or empty for an anonymous layer (and for a value that is no
+     * SPIFFE ID). Only original-compatible tokens carry {@code iid}; call this on a token {@link
+     * #verify} accepted, to show its path (docs/formats/anon-mode.md "Wire format"). Thread safe.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} or {@link ErrorCode#LIMIT_EXCEEDED} when
+     *     the token does not parse
+     */
+    public List<Optional<SpiffeId>> hopIdentities(String token) {
+        Limits limits = settings.limits();
+        AnonModeToken parsed = AnonModeToken.parse(token, limits);
+        List<Optional<SpiffeId>> hops = new ArrayList<>(parsed.depth() - 1);
+        for (int i = 1; i < parsed.depth(); i++) {
+            String iid = Claims.optString(parsed.claims(i), "iid", limits, i);
+            hops.add(iid != null && SpiffeId.isValid(iid) ? Optional.of(SpiffeId.parse(iid)) : Optional.empty());
+        }
+        return hops;
     }
 
     /** Steps 2 and 3; returns base64url of each layer's (recomputed) key. */

@@ -11,10 +11,11 @@ import java.util.Objects;
  * An X.509-SVID issued by {@link DevCa}: the certificate chain (leaf first, without the root,
  * exactly as the Workload API hands it out), its private key and its SPIFFE ID.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param chain the certificate chain, leaf first; the root is in the bundle, not here
  * @param key the leaf's private key (a JDK key object, PKCS#8-encodable)
  * @param id the SPIFFE ID in the leaf's single URI SAN
- *     <p>Thread safety: immutable.
  */
 public record IssuedSvid(List<X509Certificate> chain, PrivateKey key, SpiffeId id) {
 

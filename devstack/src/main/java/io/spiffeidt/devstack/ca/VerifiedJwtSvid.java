@@ -11,12 +11,13 @@ import java.util.Objects;
 /**
  * A JWT-SVID that {@link DevCa#validateJwtSvid(String, String)} accepted.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param id the SPIFFE ID in {@code sub}
  * @param audience the {@code aud} values
  * @param expiresAt the {@code exp} time
  * @param claims every claim as JSON values (strings, numbers, booleans, lists, maps; times as
  *     seconds since the epoch)
- *     <p>Thread safety: immutable.
  */
 public record VerifiedJwtSvid(SpiffeId id, List<String> audience, Instant expiresAt, Map<String, Object> claims) {
 

@@ -33,7 +33,7 @@ class AnonModeOriginalCompatibleIT extends EmbeddedStackIT {
     static void start() {
         startStack(DevStackSettings.ephemeral()
                 .withProperty("spiffeidt.verification.profile", "original-compatible")
-                .withWorkloadProperty("subject-wl", "spiffeidt.subject.anon-mode.include-iid", "true")
+                .withWorkloadProperty("subject-wl", "spiffeidt.anon-mode.include-iid", "true")
                 .withWorkloadProperty("m-tier", "spiffeidt.mtier.anon-mode.extend", "false"));
     }
 
@@ -53,7 +53,7 @@ class AnonModeOriginalCompatibleIT extends EmbeddedStackIT {
 
         // m-tier verified but did not extend: no document of depth 3 anywhere
         String mtier = client.prometheus("m-tier").body();
-        assertThat(mtier).contains("operation=\"validate\"").contains("operation=\"target_request\"");
+        assertThat(mtier).contains("operation=\"validate\"").contains("operation=\"target_call\"");
         assertThat(mtier).doesNotContainPattern(documentSize(MODE, 3));
         assertThat(client.prometheus("subject-wl").body()).containsPattern(documentSize(MODE, 2));
     }

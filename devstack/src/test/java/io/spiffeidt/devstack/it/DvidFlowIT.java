@@ -92,7 +92,7 @@ class DvidFlowIT extends EmbeddedStackIT {
     }
 
     @Test
-    void otherModesWhenNotYetImplementedThen501AndUnknownModeThen404() {
+    void userApiWhenUnknownModeThen404() {
         String token = client.userToken("user0015");
         assertThat(client.user("nope", "mint", token, null).status()).isEqualTo(404);
     }
@@ -165,7 +165,7 @@ class DvidFlowIT extends EmbeddedStackIT {
                 .contains("operation=\"validate_call\"")
                 .contains("operation=\"introspect_call\"")
                 .contains("operation=\"zkp_verification\"")
-                .contains("operation=\"target_request\"")
+                .contains("operation=\"target_call\"")
                 .contains("mode=\"dvid\"");
         String asserting = client.prometheus("asserting-wl").body();
         assertThat(asserting).contains("operation=\"zkp_generation\"").contains("operation=\"mint\"");

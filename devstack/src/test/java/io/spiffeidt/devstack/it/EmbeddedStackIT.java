@@ -76,11 +76,13 @@ abstract class EmbeddedStackIT {
         assertThat(client.prometheus("subject-wl").body())
                 .contains("operation=\"validate\"")
                 .contains("operation=\"extend\"")
+                .contains("operation=\"mint_call\"")
+                .contains("operation=\"mtier_call\"")
                 .containsPattern(documentSize(mode, 2));
         assertThat(client.prometheus("m-tier").body())
                 .contains("operation=\"validate\"")
                 .contains("operation=\"extend\"")
-                .contains("operation=\"target_request\"")
+                .contains("operation=\"target_call\"")
                 .containsPattern(documentSize(mode, 3));
         assertThat(client.prometheus("target-wl").body())
                 .contains("operation=\"validate\"")

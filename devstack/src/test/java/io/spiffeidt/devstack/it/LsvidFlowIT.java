@@ -280,7 +280,7 @@ class LsvidFlowIT extends EmbeddedStackIT {
         String subject = client.prometheus("subject-wl").body();
         assertThat(subject)
                 .contains("mode=\"lsvid\"")
-                .contains("operation=\"mint\"")
+                .contains("operation=\"mint_call\"")
                 .contains("operation=\"extend\"");
         assertThat(subject).containsPattern(documentSize("lsvid", 2));
         assertThat(subject).containsPattern(documentSize("lsvid", 4));
@@ -291,7 +291,7 @@ class LsvidFlowIT extends EmbeddedStackIT {
         assertThat(mtier)
                 .contains("operation=\"validate\"")
                 .contains("operation=\"extend\"")
-                .contains("operation=\"target_request\"");
+                .contains("operation=\"target_call\"");
         assertThat(mtier).containsPattern(documentSize("lsvid", 5));
         assertThat(mtier).doesNotContainPattern(documentSize("lsvid", 4));
         String target = client.prometheus("target-wl").body();

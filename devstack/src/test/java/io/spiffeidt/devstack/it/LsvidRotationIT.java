@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
-import io.spiffeidt.support.WorkloadIdentity;
+import io.spiffeidt.support.identity.WorkloadIdentity;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;

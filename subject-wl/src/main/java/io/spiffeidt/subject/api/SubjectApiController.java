@@ -7,9 +7,9 @@ import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.DocumentSessions;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.subject.session.UserKey;
-import io.spiffeidt.support.OAuthTokenVerifier;
-import io.spiffeidt.support.VerifiedOAuthToken;
-import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.oauth.VerifiedOAuthToken;
+import io.spiffeidt.support.wire.AccountResponse;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,13 +34,22 @@ public class SubjectApiController {
     private final DocumentSessions sessions;
     private final Map<Mode, SubjectFlow> flows = new EnumMap<>(Mode.class);
 
-    /** Every {@link SubjectFlow} bean serves its mode; a mode without one answers 501. */
+    /**
+     * Every {@link SubjectFlow} bean serves its mode.
+     *
+     * @throws IllegalStateException at start-up when a mode has no flow or two
+     */
     public SubjectApiController(OAuthTokenVerifier oauth, DocumentSessions sessions, List<SubjectFlow> flows) {
         this.oauth = oauth;
         this.sessions = sessions;
         for (SubjectFlow flow : flows) {
             if (this.flows.put(flow.mode(), flow) != null) {
                 throw new IllegalStateException("two flows for " + flow.mode());
+            }
+        }
+        for (Mode mode : Mode.values()) {
+            if (!this.flows.containsKey(mode)) {
+                throw new IllegalStateException("no flow for " + mode);
             }
         }
     }
@@ -113,16 +122,7 @@ public class SubjectApiController {
         } catch (AssertionException e) {
             throw new UnknownModeException();
         }
-        // no default: a new mode breaks the build until it is handled here
-        return switch (mode) {
-            case DVID, ID_MODE, ANON_MODE, LSVID -> {
-                SubjectFlow flow = flows.get(mode);
-                if (flow == null) {
-                    throw new ModeNotAvailableException(mode);
-                }
-                yield flow;
-            }
-        };
+        return flows.get(mode);
     }
 
     private static String bearer(String authorization) {

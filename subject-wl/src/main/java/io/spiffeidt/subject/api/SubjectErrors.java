@@ -1,6 +1,5 @@
 package io.spiffeidt.subject.api;
 
-import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -14,14 +13,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class SubjectErrors {
-
-    @ExceptionHandler(ModeNotAvailableException.class)
-    ProblemDetail notAvailable(ModeNotAvailableException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_IMPLEMENTED, e.getMessage());
-        problem.setTitle("Mode not implemented");
-        problem.setType(URI.create("urn:spiffeidt:problem:not-implemented"));
-        return problem;
-    }
 
     @ExceptionHandler(UnknownModeException.class)
     ProblemDetail unknown(UnknownModeException e) {

@@ -1,7 +1,7 @@
 package io.spiffeidt.subject.flow;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.api.AccountResponse;
+import io.spiffeidt.support.wire.AccountResponse;
 
 /** One mode's part at the subject workload: obtain a document, then use it at the middle tier. */
 public interface SubjectFlow {

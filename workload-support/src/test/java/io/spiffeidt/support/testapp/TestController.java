@@ -4,10 +4,11 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.AllowedCallers;
-import io.spiffeidt.support.Caller;
-import io.spiffeidt.support.OperationMetrics;
-import io.spiffeidt.support.Role;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -38,7 +39,7 @@ public class TestController {
     @AllowedCallers({Role.M_TIER, Role.SUBJECT_WL})
     @PostMapping("/echo")
     public Map<String, Object> echo(@RequestBody Map<String, Object> body, Caller caller, HttpServletRequest request) {
-        return metrics.time(Mode.DVID, "validate", () -> {
+        return metrics.time(Mode.DVID, Operation.VALIDATE, () -> {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("caller", caller.id().toString());
             out.put("keyAlgorithm", caller.publicKey().getAlgorithm());

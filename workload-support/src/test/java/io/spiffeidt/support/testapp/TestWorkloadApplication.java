@@ -1,8 +1,8 @@
 package io.spiffeidt.support.testapp;
 
 import io.spiffe.workloadapi.X509Source;
-import io.spiffeidt.support.Role;
-import io.spiffeidt.support.TestIdentities;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.testing.TestIdentities;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 

@@ -1,0 +1,74 @@
+package io.spiffeidt.asserting.dvid;
+
+import io.spiffeidt.asserting.config.AssertingProperties;
+import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.dvid.DvidAlgorithm;
+import io.spiffeidt.core.dvid.DvidMinter;
+import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.DvidVerifier;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import java.security.SecureRandom;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The asserting workload's DVID signer, verifier and introspection store. */
+@Configuration(proxyBeanMethods = false)
+public class DvidAssertingConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DvidAssertingConfiguration.class);
+
+    @Bean
+    DvidSigningKey dvidSigningKey(AssertingProperties properties) {
+        DvidSigningKey key = DvidSigningKey.loadOrGenerate(properties.dvid().keyPath());
+        log.info("DVID signing key: {}", key);
+        return key;
+    }
+
+    @Bean
+    DvidSettings dvidSettings(DvidHop hop, DvidSigningKey key, AssertingProperties properties) {
+        DvidAlgorithm algorithm =
+                "RSA".equals(key.publicKey().getAlgorithm()) ? DvidAlgorithm.RS256 : DvidAlgorithm.ES256;
+        return hop.mintingSettings(
+                algorithm, properties.dvid().lifetime(), properties.dvid().zkpRounds());
+    }
+
+    @Bean
+    DvidMinter dvidMinter(DvidSigningKey key, SignatureProvider provider, DvidSettings settings) {
+        return new DvidMinter(key.privateKey(), key.publicKey(), provider.provider(), settings, new SecureRandom());
+    }
+
+    @Bean
+    DvidVerifier dvidVerifier(
+            DvidSettings settings,
+            SignatureProvider provider,
+            DvidMinter minter,
+            DvidSigningKey key,
+            OAuthTokenVerifier oauth) {
+        String kid = minter.keyId();
+        // embedded proofs (spiffeidt.asserting.dvid.embed-zkp) are checked against the IdP's JWKS
+        return new DvidVerifier(
+                settings,
+                provider.provider(),
+                requested -> {
+                    if (requested == null || !requested.equals(kid)) {
+                        throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown DVID key id");
+                    }
+                    return key.publicKey();
+                },
+                oauth::idpKey);
+    }
+
+    @Bean
+    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, AssertingProperties properties) {
+        return new InMemoryIntrospectionStore<>(
+                clock, properties.introspection().maxEntries());
+    }
+}

@@ -1,0 +1,80 @@
+package io.spiffeidt.mtier.dvid;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.mtier.config.MiddleTierProperties;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.client.DownstreamClient;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.ValidateResponse;
+import jakarta.validation.Valid;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * DVID at the middle tier (docs/design.md, DVID row): remote validation at the asserting workload, then
+ * its introspection and the proof check against the DVID's {@code dpa}/{@code dpr}; the DVID is
+ * forwarded unchanged.
+ */
+@RestController
+@RequestMapping("/dvid")
+public class DvidMiddleTierController {
+
+    private static final Mode MODE = Mode.DVID;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final DvidHop hop;
+    private final boolean introspect;
+
+    public DvidMiddleTierController(
+            DownstreamClients clients, OperationMetrics metrics, DvidHop hop, MiddleTierProperties properties) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.hop = hop;
+        this.introspect = properties.dvid().introspect();
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
+        return forward("/dvid/balance", request);
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
+        return forward("/dvid/deposit", request);
+    }
+
+    private AccountResponse forward(String path, DocumentRequest request) {
+        DownstreamClient asserting = clients.client(MODE, Role.ASSERTING_WL);
+        DocumentRequest document = DocumentRequest.of(request.token());
+        ValidateResponse validated = metrics.time(
+                MODE,
+                Operation.VALIDATE_CALL,
+                () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
+        VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
+        if (introspect) {
+            OAuthProof proof = metrics.time(
+                    MODE,
+                    Operation.INTROSPECT_CALL,
+                    () -> asserting.post("/dvid/introspect", document, OAuthProof.class));
+            metrics.run(
+                    MODE,
+                    Operation.ZKP_VERIFICATION,
+                    () -> hop.verifyProof(proof, dvid.result().delegation()));
+        }
+        DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
+        return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));
+    }
+}

@@ -1,0 +1,68 @@
+package io.spiffeidt.mtier.idmode;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.idmode.IdModePresentation;
+import io.spiffeidt.core.idmode.Presenter;
+import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import jakarta.validation.Valid;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * ID-Mode at the middle tier (DESIGN.md, ID-Mode row): verifies the token and its presenter (the
+ * mTLS peer, by SPIFFE ID and key), extends it with {@code aud} = the target workload, and forwards
+ * the longer token with its artifacts.
+ */
+@RestController
+@RequestMapping("/id-mode")
+public class IdModeMiddleTierController {
+
+    private static final Mode MODE = Mode.ID_MODE;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final IdModeHop hop;
+
+    public IdModeMiddleTierController(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.hop = hop;
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("/id-mode/balance", request, caller);
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("/id-mode/deposit", request, caller);
+    }
+
+    private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
+        VerifiedIdMode verified = metrics.time(
+                MODE,
+                Operation.VALIDATE,
+                () -> hop.verify(request.token(), request.artifacts(), Presenter.of(caller.leaf())));
+        IdModePresentation extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified, hop.idOf(Role.TARGET_WL)));
+        metrics.recordDocumentSize(MODE, verified.depth() + 1, extended.size().totalBytes());
+        DocumentRequest forwarded = new DocumentRequest(
+                extended.token(), request.amount(), extended.artifacts().toJson());
+        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
+                .post(path, forwarded, AccountResponse.class));
+    }
+}

@@ -1,0 +1,72 @@
+package io.spiffeidt.subject.dvid;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.CompactJws;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
+import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
+import java.time.Instant;
+import org.springframework.stereotype.Component;
+
+/**
+ * DVID at the subject workload (docs/design.md, DVID row): minted by the asserting workload over an
+ * mTLS connection that authenticated it, kept in the user's session, forwarded unchanged; it is
+ * read (not verified) only to show it and to know when to mint again.
+ */
+@Component
+public class DvidSubjectFlow implements SubjectFlow {
+
+    private static final Mode MODE = Mode.DVID;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final DvidHop hop;
+
+    public DvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, DvidHop hop) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.hop = hop;
+    }
+
+    @Override
+    public Mode mode() {
+        return MODE;
+    }
+
+    @Override
+    public MintedDocument mint(String accessToken) {
+        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
+                .post("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class));
+        CompactJws dvid;
+        try {
+            dvid = hop.read(minted.token());
+        } catch (AssertionException e) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered a malformed DVID", e);
+        }
+        if (!(dvid.payload().get("exp") instanceof Number exp)) {
+            throw new AssertionException(ErrorCode.MALFORMED, "DVID without exp");
+        }
+        KeptDocument kept = new KeptDocument(minted.token(), null, Instant.ofEpochSecond(exp.longValue()));
+        return new MintedDocument(kept, dvid.header(), dvid.payload());
+    }
+
+    @Override
+    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+                .post(
+                        "/dvid/" + operation,
+                        new DocumentRequest(document.token(), amount, null),
+                        AccountResponse.class));
+    }
+}

@@ -1,0 +1,96 @@
+package io.spiffeidt.subject.idmode;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.idmode.IdModeClaims;
+import io.spiffeidt.core.idmode.IdModePresentation;
+import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
+import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.MintResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+
+/**
+ * ID-Mode at the subject workload (DESIGN.md, ID-Mode row): the asserting workload mints the root
+ * addressed to this workload; it is verified when received and again before each use, and every use
+ * extends it with a fresh layer addressed to the middle tier, signed with this workload's SVID key.
+ */
+@Component
+public class IdModeSubjectFlow implements SubjectFlow {
+
+    private static final Mode MODE = Mode.ID_MODE;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final IdModeHop hop;
+
+    public IdModeSubjectFlow(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.hop = hop;
+    }
+
+    @Override
+    public Mode mode() {
+        return MODE;
+    }
+
+    @Override
+    public MintedDocument mint(String accessToken) {
+        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
+                .post("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class));
+        if (minted.token() == null || minted.artifacts() == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
+        }
+        VerifiedIdMode root = verify(minted.token(), minted.artifacts());
+        if (root.depth() != 1) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
+        }
+        KeptDocument kept = new KeptDocument(
+                minted.token(), minted.artifacts(), root.result().outermost().expiresAt());
+        return new MintedDocument(kept, null, claims(hop.parse(minted.token()).claims(0)));
+    }
+
+    @Override
+    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+        VerifiedIdMode root = verify(document.token(), document.artifacts());
+        IdModePresentation extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.extend(root, hop.idOf(Role.M_TIER)));
+        metrics.recordDocumentSize(MODE, root.depth() + 1, extended.size().totalBytes());
+        DocumentRequest request = new DocumentRequest(
+                extended.token(), amount, extended.artifacts().toJson());
+        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+                .post("/id-mode/" + operation, request, AccountResponse.class));
+    }
+
+    /**
+     * The root came from the asserting workload over a client connection that authorized its SPIFFE
+     * ID, so there is no presenter to bind; every other check runs, with this workload as audience.
+     */
+    private VerifiedIdMode verify(String token, String artifacts) {
+        return metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(token, artifacts));
+    }
+
+    private static Map<String, Object> claims(IdModeClaims c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("aud", c.audience().toString());
+        m.put("dpa", c.dpa());
+        m.put("dpr", c.dpr());
+        m.put("exp", c.expiresAt() == null ? null : c.expiresAt().getEpochSecond());
+        m.put("iat", c.issuedAt().getEpochSecond());
+        m.put("iss", c.issuer().toString());
+        return m;
+    }
+}

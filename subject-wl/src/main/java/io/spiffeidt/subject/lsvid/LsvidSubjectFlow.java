@@ -1,0 +1,108 @@
+package io.spiffeidt.subject.lsvid;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.LayerInfo;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.subject.flow.MintedDocument;
+import io.spiffeidt.subject.flow.SubjectFlow;
+import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.LsvidExtendRequest;
+import io.spiffeidt.support.wire.LsvidExtendResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+
+/**
+ * LSVID at the subject workload (spec/lsvid.md "Flows"). Mint: the own base document (kept current
+ * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
+ * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
+ * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
+ * signed with the current SVID key, for every call.
+ */
+@Component
+public class LsvidSubjectFlow implements SubjectFlow {
+
+    private static final Mode MODE = Mode.LSVID;
+
+    private final DownstreamClients clients;
+    private final OperationMetrics metrics;
+    private final LsvidHop hop;
+
+    public LsvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, LsvidHop hop) {
+        this.clients = clients;
+        this.metrics = metrics;
+        this.hop = hop;
+    }
+
+    @Override
+    public Mode mode() {
+        return MODE;
+    }
+
+    @Override
+    public MintedDocument mint(String accessToken) {
+        Lsvid request = metrics.time(MODE, Operation.EXTEND, () -> hop.start(hop.idOf(Role.ASSERTING_WL)));
+        String encoded = LsvidCodec.encode(request);
+        metrics.recordDocumentSize(MODE, request.depth(), encoded.length());
+        LsvidExtendResponse answer = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(
+                        MODE, Role.ASSERTING_WL)
+                .post("/lsvid/extendlsvid", new LsvidExtendRequest(accessToken, encoded), LsvidExtendResponse.class));
+        if (answer == null || answer.lsvid() == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
+        }
+        LsvidVerification minted =
+                metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL));
+        if (answer.oauth() != null) {
+            minted.delegation()
+                    .requireUser(answer.oauth().issuer(), answer.oauth().subject());
+        }
+        KeptDocument kept =
+                new KeptDocument(answer.lsvid(), null, minted.outermost().expiresAt());
+        return new MintedDocument(kept, null, claims(minted));
+    }
+
+    @Override
+    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+        Lsvid kept = hop.decode(document.token());
+        Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(kept, hop.idOf(Role.M_TIER)));
+        String encoded = LsvidCodec.encode(extended);
+        metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());
+        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+                .post("/lsvid/" + operation, new DocumentRequest(encoded, amount, null), AccountResponse.class));
+    }
+
+    /** What the page shows of a verified LSVID: the delegation and every layer, outermost first. */
+    private static Map<String, Object> claims(LsvidVerification verified) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("dpa", verified.delegation().dpa());
+        claims.put("dpr", verified.delegation().dpr());
+        claims.put("assertedBy", verified.delegation().assertedBy());
+        claims.put("depth", verified.depth());
+        List<Map<String, Object>> layers = new ArrayList<>();
+        for (LayerInfo layer : verified.layers()) {
+            Map<String, Object> l = new LinkedHashMap<>();
+            l.put("iss", layer.issuer());
+            if (layer.audience() != null) {
+                l.put("aud", layer.audience());
+            }
+            l.put("iat", layer.issuedAt().getEpochSecond());
+            l.put("exp", layer.expiresAt().getEpochSecond());
+            layers.add(l);
+        }
+        claims.put("layers", layers);
+        return claims;
+    }
+}

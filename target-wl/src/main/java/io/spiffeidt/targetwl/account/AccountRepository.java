@@ -1,0 +1,253 @@
+package io.spiffeidt.targetwl.account;
+
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.MetaDataAccessException;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The target workload's account store (DESIGN.md "Target database"): table {@code account(user_id,
+ * balance, updated_at)}, schema by Flyway ({@code db/migration/V1__account.sql}), H2 or PostgreSQL.
+ *
+ * <p>A user seen for the first time gets an account with balance 0. Creation is race-safe: on
+ * PostgreSQL {@code INSERT ... ON CONFLICT DO NOTHING}, on H2 a standard {@code MERGE} whose
+ * duplicate-key loss to a concurrent creator is ignored (H2 rolls back only the statement). A deposit
+ * is one transaction that adds the amount in a single {@code UPDATE ... SET balance = balance + ?}
+ * guarded by {@code balance <= Long.MAX_VALUE - amount} in its {@code WHERE} clause, so concurrent
+ * deposits never lose an update and an overflowing deposit changes nothing.
+ *
+ * <p>Thread safety: safe for concurrent use; all state is in the database.
+ */
+public final class AccountRepository {
+
+    /** The largest accepted user ID, in UTF-8 bytes (keeps the key inside PostgreSQL's B-tree limit). */
+    public static final int MAX_USER_ID_BYTES = 2048;
+
+    /** How often a deposit retries when the account vanishes or appears under it (a rolled back creator). */
+    private static final int ATTEMPTS = 3;
+
+    private static final String SELECT = "SELECT user_id, balance, updated_at FROM account WHERE user_id = ?";
+
+    private static final String UPDATE =
+            "UPDATE account SET balance = balance + ?, updated_at = ? WHERE user_id = ? AND balance <= ?";
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+    private final Dialect dialect;
+
+    /**
+     * Creates the repository; reads the database product name once to pick the SQL dialect.
+     *
+     * @param dataSource an H2 or PostgreSQL data source whose schema Flyway has migrated
+     * @param transactionManager the transaction manager of that data source (deposits participate in
+     *     a surrounding transaction if there is one)
+     * @param clock the source of {@code updated_at}
+     * @throws IllegalArgumentException if the database is neither H2 nor PostgreSQL
+     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
+     */
+    public AccountRepository(DataSource dataSource, PlatformTransactionManager transactionManager, Clock clock) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        this.jdbc = JdbcClient.create(dataSource);
+        this.transactions = new TransactionTemplate(Objects.requireNonNull(transactionManager, "transactionManager"));
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.dialect = Dialect.of(dataSource);
+    }
+
+    /**
+     * The balance of a user, creating the account with balance 0 when the user is seen for the first
+     * time.
+     *
+     * @param userId the delegated user ({@code dpr})
+     * @return the balance, never negative
+     * @throws InvalidUserIdException if the user ID is not acceptable (see {@link #MAX_USER_ID_BYTES})
+     * @throws org.springframework.dao.DataAccessException on a database failure
+     */
+    public long balance(String userId) {
+        checkUserId(userId);
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            Optional<Account> account = select(userId);
+            if (account.isPresent()) {
+                return account.get().balance();
+            }
+            createIfAbsent(userId);
+        }
+        throw new ConcurrencyFailureException("account creation was rolled back concurrently " + ATTEMPTS + " times");
+    }
+
+    /**
+     * Credits a user's account in one transaction, creating the account first when the user is seen
+     * for the first time.
+     *
+     * @param userId the delegated user ({@code dpr})
+     * @param amount a positive amount
+     * @return the new balance
+     * @throws InvalidUserIdException if the user ID is not acceptable
+     * @throws InvalidAmountException if {@code amount <= 0} or the new balance would exceed {@link
+     *     Long#MAX_VALUE}; the balance is unchanged
+     * @throws org.springframework.dao.DataAccessException on a database failure
+     */
+    public long deposit(String userId, long amount) {
+        checkUserId(userId);
+        if (amount <= 0) {
+            throw new InvalidAmountException("amount must be positive");
+        }
+        long ceiling = Long.MAX_VALUE - amount;
+        Long balance = transactions.execute(status -> depositInTransaction(userId, amount, ceiling));
+        return Objects.requireNonNull(balance, "deposit returned no balance");
+    }
+
+    /**
+     * The account of a user, without creating it.
+     *
+     * @param userId the delegated user ({@code dpr})
+     * @return the account, or empty if the user has never been seen
+     * @throws InvalidUserIdException if the user ID is not acceptable
+     * @throws org.springframework.dao.DataAccessException on a database failure
+     */
+    public Optional<Account> find(String userId) {
+        checkUserId(userId);
+        return select(userId);
+    }
+
+    private long depositInTransaction(String userId, long amount, long ceiling) {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            Optional<Long> credited = credit(userId, amount, ceiling);
+            if (credited.isPresent()) {
+                return credited.get();
+            }
+            // Nothing updated: the account is missing, or crediting it would overflow. Each statement
+            // reads the latest committed state, so an account created meanwhile is simply retried.
+            Optional<Account> account = select(userId);
+            if (account.isEmpty()) {
+                createIfAbsent(userId);
+            } else if (account.get().balance() > ceiling) {
+                throw new InvalidAmountException("deposit would overflow the balance");
+            }
+        }
+        throw new ConcurrencyFailureException("account creation was rolled back concurrently " + ATTEMPTS + " times");
+    }
+
+    /** The new balance, or empty when no row was updated. */
+    private Optional<Long> credit(String userId, long amount, long ceiling) {
+        OffsetDateTime now = now();
+        return switch (dialect) {
+            case POSTGRESQL ->
+                jdbc.sql(UPDATE + " RETURNING balance")
+                        .params(amount, now, userId, ceiling)
+                        .query(Long.class)
+                        .optional();
+            case H2 -> {
+                int updated =
+                        jdbc.sql(UPDATE).params(amount, now, userId, ceiling).update();
+                // the row stays locked by this transaction, so the read sees exactly this credit
+                yield updated == 0 ? Optional.empty() : select(userId).map(Account::balance);
+            }
+        };
+    }
+
+    private void createIfAbsent(String userId) {
+        OffsetDateTime now = now();
+        switch (dialect) {
+            case POSTGRESQL ->
+                jdbc.sql("INSERT INTO account (user_id, balance, updated_at) VALUES (?, 0, ?)"
+                                + " ON CONFLICT (user_id) DO NOTHING")
+                        .params(userId, now)
+                        .update();
+            case H2 -> {
+                try {
+                    jdbc.sql("MERGE INTO account a USING (VALUES (CAST(? AS VARCHAR(2048)),"
+                                    + " CAST(? AS TIMESTAMP WITH TIME ZONE))) s (user_id, updated_at)"
+                                    + " ON a.user_id = s.user_id WHEN NOT MATCHED THEN"
+                                    + " INSERT (user_id, balance, updated_at) VALUES (s.user_id, 0, s.updated_at)")
+                            .params(userId, now)
+                            .update();
+                } catch (DuplicateKeyException createdConcurrently) {
+                    // another transaction created the account between MERGE's check and its insert
+                }
+            }
+        }
+    }
+
+    private Optional<Account> select(String userId) {
+        return jdbc.sql(SELECT).param(userId).query(AccountRepository::account).optional();
+    }
+
+    private static Account account(ResultSet rs, int row) throws SQLException {
+        return new Account(
+                rs.getString("user_id"),
+                rs.getLong("balance"),
+                rs.getObject("updated_at", OffsetDateTime.class).toInstant());
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.ofInstant(Instant.now(clock), ZoneOffset.UTC);
+    }
+
+    private static void checkUserId(String userId) {
+        if (userId == null || userId.isEmpty()) {
+            throw new InvalidUserIdException("user ID is missing");
+        }
+        if (userId.length() > MAX_USER_ID_BYTES) {
+            throw new InvalidUserIdException("user ID is longer than " + MAX_USER_ID_BYTES + " bytes");
+        }
+        if (userId.indexOf('\0') >= 0) {
+            throw new InvalidUserIdException("user ID contains U+0000");
+        }
+        int bytes;
+        try {
+            bytes = StandardCharsets.UTF_8
+                    .newEncoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .encode(CharBuffer.wrap(userId))
+                    .remaining();
+        } catch (CharacterCodingException malformed) {
+            throw new InvalidUserIdException("user ID is not well-formed UTF-16");
+        }
+        if (bytes > MAX_USER_ID_BYTES) {
+            throw new InvalidUserIdException("user ID is longer than " + MAX_USER_ID_BYTES + " bytes");
+        }
+    }
+
+    private enum Dialect {
+        H2,
+        POSTGRESQL;
+
+        static Dialect of(DataSource dataSource) {
+            String product;
+            try {
+                product = JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
+            } catch (MetaDataAccessException e) {
+                throw new DataAccessResourceFailureException("cannot read the database product name", e);
+            }
+            String name = product == null ? "" : product.toLowerCase(Locale.ROOT);
+            if (name.equals("h2")) {
+                return H2;
+            }
+            if (name.equals("postgresql")) {
+                return POSTGRESQL;
+            }
+            throw new IllegalArgumentException("unsupported database for accounts: " + product);
+        }
+    }
+}

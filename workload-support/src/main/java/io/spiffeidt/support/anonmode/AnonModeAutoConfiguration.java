@@ -1,0 +1,34 @@
+package io.spiffeidt.support.anonmode;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/** The Anon-Mode hop of this workload. */
+@AutoConfiguration(
+        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+@EnableConfigurationProperties(AnonModeProperties.class)
+public class AnonModeAutoConfiguration {
+
+    /** This workload's Anon-Mode hop. */
+    @Bean
+    @ConditionalOnMissingBean
+    public AnonModeHop anonModeHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            AnonModeProperties properties) {
+        return new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid());
+    }
+}

@@ -1,0 +1,116 @@
+package io.spiffeidt.support.anonmode;
+
+import io.spiffeidt.core.Delegation;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.anonmode.AnonModeExtender;
+import io.spiffeidt.core.anonmode.AnonModeMinter;
+import io.spiffeidt.core.anonmode.AnonModeSettings;
+import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.core.anonmode.MintedAnonMode;
+import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import java.security.Provider;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One workload's part of Anon-Mode (docs/formats/anon-mode.md "Flows"): the verifier (roots
+ * addressed to the subject workload, this workload as audience), the extender (anonymous layers,
+ * or with {@code iid} when {@code spiffeidt.anon-mode.include-iid} is on), and, at the asserting
+ * workload, roots with a fresh key.
+ *
+ * <p>Thread safety: thread safe.
+ */
+public class AnonModeHop {
+
+    private final WorkloadIdentity identity;
+    private final AnonModeSettings settings;
+    private final AnonModeVerifier verifier;
+    private final AnonModeExtender extender;
+    private final Provider rsaProvider;
+
+    /**
+     * @param includeIid whether the layers this workload adds carry its SPIFFE ID
+     * @throws IllegalStateException when {@code includeIid} is on under the strict profile
+     */
+    public AnonModeHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            boolean includeIid) {
+        this.identity = identity;
+        try {
+            this.settings =
+                    AnonModeSettings.forHop(identity.idOf(Role.SUBJECT_WL), profile, limits, timeRules, includeIid);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("spiffeidt.anon-mode.include-iid needs "
+                    + "spiffeidt.verification.profile=original-compatible (strict verifiers reject iid)");
+        }
+        this.verifier = new AnonModeVerifier(settings);
+        this.extender = new AnonModeExtender(settings, NonceSource.secureRandom());
+        // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
+        // that has RSA checks it
+        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+    }
+
+    /** This workload's SPIFFE ID: the audience incoming tokens must name. */
+    public SpiffeId self() {
+        return identity.self();
+    }
+
+    /** The configured SPIFFE ID of a role. */
+    public SpiffeId idOf(Role role) {
+        return identity.idOf(role);
+    }
+
+    /** The settings (root audience: the subject workload). */
+    public AnonModeSettings settings() {
+        return settings;
+    }
+
+    /** Every check of the concatenated verification, with this workload as audience. */
+    public VerifiedResult verify(String token) {
+        return verifier.verify(token, identity.self());
+    }
+
+    /** Extends a token by one layer (anonymous unless {@code iid} is on). */
+    public String extend(String token) {
+        return extender.extend(token, identity.self());
+    }
+
+    /** The root identifier {@code P(0).R(0)} the asserting workload introspects. */
+    public String rootIdentifier(String token) {
+        return verifier.rootIdentifier(token);
+    }
+
+    /** The {@code iid} each hop of a verified token wrote, innermost first; empty when anonymous. */
+    public List<Optional<SpiffeId>> hopIdentities(String token) {
+        return verifier.hopIdentities(token);
+    }
+
+    /**
+     * Mints a root with a fresh key (the asserting workload's step) addressed to {@code audience},
+     * living at most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
+     */
+    public MintedAnonMode mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
+        AnonModeSettings rootSettings =
+                settings.withTimeRules(settings.timeRules().withLifetime(lifetime));
+        return new AnonModeMinter(rootSettings, NonceSource.secureRandom()).mint(audience, dpa, dpr, notAfter);
+    }
+
+    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
+    public void verifyProof(OAuthProof proof, Delegation delegation) {
+        proof.verify(delegation.dpa(), delegation.dpr(), settings.profile(), settings.limits(), rsaProvider);
+    }
+}

@@ -1,4 +1,0 @@
-package io.spiffeidt.support.api;
-
-/** The answer of a mint call: the document, its side-car artifacts (ID-Mode) and the OAuth summary. */
-public record MintResponse(String token, String artifacts, OAuthSummary oauth) {}

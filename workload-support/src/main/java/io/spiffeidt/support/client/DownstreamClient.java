@@ -1,0 +1,191 @@
+package io.spiffeidt.support.client;
+
+import com.nimbusds.jose.util.JSONObjectUtils;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
+
+/**
+ * An mTLS JSON client for one (mode, downstream) pair, built by {@link DownstreamClients}. The
+ * server must present exactly the configured SPIFFE ID of the downstream.
+ *
+ * <p>Failures: a problem detail with a {@code code} property from the closed set is rethrown as
+ * {@link AssertionException} with that code ("&lt;role&gt; answered &lt;code&gt;"), so a verdict of a
+ * downstream is relayed; anything else (connect failure, TLS failure, timeout, 5xx or 4xx without a
+ * known code, unreadable response) is {@link ErrorCode#UPSTREAM_UNAVAILABLE} with the I/O cause
+ * attached (a {@link java.net.ConnectException} cause marks "connection refused").
+ *
+ * <p>Timing a call is the caller's business (wrap it in {@link OperationMetrics}); only the setup
+ * of {@link ConnectionStrategy#NON_POOLED_FRESH_SOURCE} is timed here, as {@code
+ * mtls_client_setup}.
+ *
+ * <p>Thread safety: thread safe.
+ */
+public final class DownstreamClient {
+
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+
+    /** Runs one exchange on a transport chosen by the strategy. */
+    interface Transport {
+        <T> T call(RestCall<T> call);
+    }
+
+    /** One exchange on a RestClient. */
+    @FunctionalInterface
+    interface RestCall<T> {
+        T on(RestClient client);
+    }
+
+    private final Mode mode;
+    private final Role downstream;
+    private final ConnectionStrategy strategy;
+    private final Transport transport;
+
+    DownstreamClient(Mode mode, Role downstream, ConnectionStrategy strategy, Transport transport) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.downstream = Objects.requireNonNull(downstream, "downstream");
+        this.strategy = Objects.requireNonNull(strategy, "strategy");
+        this.transport = Objects.requireNonNull(transport, "transport");
+    }
+
+    /**
+     * POSTs {@code jsonBody} as JSON to {@code path} (relative to the downstream's base URL) and
+     * reads the JSON response as {@code responseType}.
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T post(String path, Object jsonBody, Class<T> responseType) {
+        Objects.requireNonNull(responseType, "responseType");
+        return exchange(path, jsonBody, responseType == Void.class, response -> response.bodyTo(responseType));
+    }
+
+    /**
+     * As {@link #post(String, Object, Class)}, for generic response types (e.g. {@code List<Foo>}).
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T post(String path, Object jsonBody, ParameterizedTypeReference<T> responseType) {
+        Objects.requireNonNull(responseType, "responseType");
+        return exchange(path, jsonBody, false, response -> response.bodyTo(responseType));
+    }
+
+    @FunctionalInterface
+    private interface BodyReader<T> {
+        T read(RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse response) throws IOException;
+    }
+
+    private <T> T exchange(String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
+        try {
+            return transport.call(client -> client.post()
+                    .uri(path)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(jsonBody)
+                    .exchange(
+                            (request, response) -> {
+                                HttpStatusCode status = response.getStatusCode();
+                                if (status.is2xxSuccessful()) {
+                                    if (noBody) {
+                                        return null;
+                                    }
+                                    T body = reader.read(response);
+                                    if (body == null) {
+                                        throw new AssertionException(
+                                                ErrorCode.UPSTREAM_UNAVAILABLE,
+                                                downstream.workloadName() + " answered an empty body");
+                                    }
+                                    return body;
+                                }
+                                throw failure(status, response.getBody());
+                            },
+                            true));
+        } catch (AssertionException e) {
+            throw e;
+        } catch (RestClientException | IllegalStateException e) {
+            throw new AssertionException(
+                    ErrorCode.UPSTREAM_UNAVAILABLE,
+                    downstream.workloadName() + " unavailable (" + rootName(e) + ")",
+                    e);
+        }
+    }
+
+    private AssertionException failure(HttpStatusCode status, InputStream body) {
+        String code = null;
+        String detail = null;
+        try {
+            byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
+            Map<String, Object> problem = JSONObjectUtils.parse(new String(bytes, StandardCharsets.UTF_8));
+            if (problem.get("code") instanceof String c) {
+                code = c;
+            }
+            // our problem details never carry document bytes, so the verdict's reason can travel on
+            if (problem.get("detail") instanceof String d) {
+                detail = d.length() > 300 ? d.substring(0, 300) : d;
+            }
+        } catch (IOException | ParseException | RuntimeException e) {
+            code = null;
+        }
+        ErrorCode known = known(code);
+        if (known != null) {
+            return new AssertionException(
+                    known,
+                    downstream.workloadName() + " answered " + known.name()
+                            + (detail == null ? "" : " (" + detail + ")"));
+        }
+        return new AssertionException(
+                ErrorCode.UPSTREAM_UNAVAILABLE, downstream.workloadName() + " answered HTTP " + status.value());
+    }
+
+    private static ErrorCode known(String code) {
+        if (code == null) {
+            return null;
+        }
+        for (ErrorCode c : ErrorCode.values()) {
+            if (c.name().equals(code)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static String rootName(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName();
+    }
+
+    /** The mode this client is for. */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** The downstream this client calls. */
+    public Role downstream() {
+        return downstream;
+    }
+
+    /** How this client connects. */
+    public ConnectionStrategy strategy() {
+        return strategy;
+    }
+
+    @Override
+    public String toString() {
+        return "DownstreamClient[" + mode.pathSegment() + " -> " + downstream.workloadName() + ", " + strategy + "]";
+    }
+}

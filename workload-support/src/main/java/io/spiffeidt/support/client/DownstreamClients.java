@@ -1,0 +1,330 @@
+package io.spiffeidt.support.client;
+
+import io.micrometer.common.KeyValues;
+import io.spiffe.workloadapi.X509Source;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.SpiffeTls;
+import io.spiffeidt.support.identity.X509SourceFactory;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.ssl.TLS;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.observation.ClientRequestObservationContext;
+import org.springframework.http.client.observation.DefaultClientRequestObservationConvention;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Builds the outbound mTLS clients of this workload, one per (mode, downstream), each with the
+ * {@link ConnectionStrategy} of the pooling profile and overrides (DESIGN.md "Connections", {@link
+ * PoolingTable}). Every SSL context authorizes exactly the configured SPIFFE ID of its downstream.
+ *
+ * <ul>
+ *   <li>{@link ConnectionStrategy#POOLED}: one Apache HttpClient 5 pooling connection manager per
+ *       downstream, keep-alive, shared by the modes.
+ *   <li>{@link ConnectionStrategy#NON_POOLED}: a new TCP connection and a fresh SSL context (so no
+ *       session resumption) per request; connections are never reused.
+ *   <li>{@link ConnectionStrategy#NON_POOLED_FRESH_SOURCE}: as NON_POOLED, plus a fresh X.509 source
+ *       from the {@link X509SourceFactory} per request, closed afterwards; the setup is timed as
+ *       {@code mtls_client_setup}.
+ * </ul>
+ *
+ * HTTP client metrics: Spring's {@code http.client.requests} with the extra tag {@code pooling}.
+ *
+ * <p>Thread safety: thread safe; clients are created lazily and cached.
+ */
+public class DownstreamClients implements Closeable {
+
+    private static final Logger log = LoggerFactory.getLogger(DownstreamClients.class);
+
+    private final SpiffeIdtProperties properties;
+    private final X509Source source;
+    private final X509SourceFactory freshSources;
+    private final RestClient.Builder restClientBuilder;
+    private final OperationMetrics metrics;
+    private final Map<String, DownstreamClient> clients = new ConcurrentHashMap<>();
+    private final Map<String, RestClient> sharedTransports = new ConcurrentHashMap<>();
+    private final Map<String, RotatingPool> pools = new ConcurrentHashMap<>();
+    private final List<CloseableHttpClient> toClose = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param properties IDs, endpoints, pooling settings; {@code workload} is the caller
+     * @param source the long-lived X.509 source (POOLED and NON_POOLED)
+     * @param freshSources opens a source per request for NON_POOLED_FRESH_SOURCE
+     * @param restClientBuilder template builder (Jackson converters, observation registry); cloned
+     * @param metrics where {@code mtls_client_setup} goes
+     */
+    public DownstreamClients(
+            SpiffeIdtProperties properties,
+            X509Source source,
+            X509SourceFactory freshSources,
+            RestClient.Builder restClientBuilder,
+            OperationMetrics metrics) {
+        this.properties = Objects.requireNonNull(properties, "properties");
+        this.source = Objects.requireNonNull(source, "source");
+        this.freshSources = Objects.requireNonNull(freshSources, "freshSources");
+        this.restClientBuilder = Objects.requireNonNull(restClientBuilder, "restClientBuilder");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /**
+     * The strategy of the (mode, downstream) cell for this workload.
+     *
+     * @see PoolingTable#strategy
+     */
+    public ConnectionStrategy strategy(Mode mode, Role downstream) {
+        SpiffeIdtProperties.Pooling pooling = properties.pooling();
+        return PoolingTable.strategy(pooling.profile(), pooling.overrides(), properties.workload(), mode, downstream);
+    }
+
+    /**
+     * The client for calls in {@code mode} to {@code downstream}.
+     *
+     * @throws IllegalStateException when the downstream has no {@code https} endpoint configured
+     */
+    public DownstreamClient client(Mode mode, Role downstream) {
+        String key = mode.pathSegment() + "->" + downstream.workloadName();
+        DownstreamClient existing = clients.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        return clients.computeIfAbsent(key, k -> create(mode, downstream));
+    }
+
+    private DownstreamClient create(Mode mode, Role downstream) {
+        URI base = properties.endpointOf(downstream);
+        if (!"https".equalsIgnoreCase(base.getScheme())) {
+            throw new IllegalStateException(
+                    "spiffeidt.endpoints." + downstream.workloadName() + " must be an https URL (SPIFFE mTLS)");
+        }
+        SpiffeId expected = properties.idOf(downstream);
+        ConnectionStrategy strategy = strategy(mode, downstream);
+        log.info("client {} -> {} ({}) uses {}", mode.pathSegment(), downstream.workloadName(), expected, strategy);
+        DownstreamClient.Transport transport =
+                switch (strategy) {
+                    case POOLED -> shared(strategy, downstream, base, expected);
+                    case NON_POOLED -> shared(strategy, downstream, base, expected);
+                    case NON_POOLED_FRESH_SOURCE -> freshSource(mode, base, expected);
+                };
+        return new DownstreamClient(mode, downstream, strategy, transport);
+    }
+
+    private DownstreamClient.Transport shared(
+            ConnectionStrategy strategy, Role downstream, URI base, SpiffeId expected) {
+        String key = strategy + "->" + downstream.workloadName();
+        if (strategy == ConnectionStrategy.POOLED) {
+            return pools.computeIfAbsent(key, k -> new RotatingPool(base, expected));
+        }
+        RestClient rest = sharedTransports.computeIfAbsent(key, k -> {
+            TlsSocketStrategy tls = strategy == ConnectionStrategy.POOLED
+                    ? tlsStrategy(SpiffeTls.clientContext(source, expected))
+                    : (socket, target, port, attachment, context) -> tlsStrategy(
+                                    SpiffeTls.clientContext(source, expected))
+                            .upgrade(socket, target, port, attachment, context);
+            CloseableHttpClient http = httpClient(tls, strategy == ConnectionStrategy.POOLED);
+            toClose.add(http);
+            return restClient(http, base, strategy);
+        });
+        return new DownstreamClient.Transport() {
+            @Override
+            public <T> T call(DownstreamClient.RestCall<T> call) {
+                return call.on(rest);
+            }
+        };
+    }
+
+    private DownstreamClient.Transport freshSource(Mode mode, URI base, SpiffeId expected) {
+        return new DownstreamClient.Transport() {
+            @Override
+            public <T> T call(DownstreamClient.RestCall<T> call) {
+                FreshSetup setup = metrics.time(mode, Operation.MTLS_CLIENT_SETUP, () -> {
+                    X509Source fresh = freshSources.open();
+                    try {
+                        CloseableHttpClient http =
+                                httpClient(tlsStrategy(SpiffeTls.clientContext(fresh, expected)), false);
+                        return new FreshSetup(
+                                fresh, http, restClient(http, base, ConnectionStrategy.NON_POOLED_FRESH_SOURCE));
+                    } catch (RuntimeException e) {
+                        closeQuietly(fresh);
+                        throw e;
+                    }
+                });
+                try {
+                    return call.on(setup.rest());
+                } finally {
+                    closeQuietly(setup.http());
+                    closeQuietly(setup.source());
+                }
+            }
+        };
+    }
+
+    private record FreshSetup(X509Source source, CloseableHttpClient http, RestClient rest) {}
+
+    /**
+     * The POOLED transport to one downstream. A kept-alive connection keeps the client certificate
+     * it was opened with, so when this workload's SVID rotates the pool is replaced: a downstream
+     * that binds a document to its mTLS presenter by key (ID-Mode, LSVID) must see the key the
+     * document is signed with now. The replaced pool is no longer used; it is closed at the next
+     * rotation (long after any request in flight on it) or at shutdown.
+     */
+    private final class RotatingPool implements DownstreamClient.Transport {
+
+        private record Generation(X509Certificate leaf, CloseableHttpClient http, RestClient rest) {}
+
+        private final URI base;
+        private final SpiffeId expected;
+        private volatile Generation current;
+        private Generation retired; // guarded by this
+
+        RotatingPool(URI base, SpiffeId expected) {
+            this.base = base;
+            this.expected = expected;
+        }
+
+        @Override
+        public <T> T call(DownstreamClient.RestCall<T> call) {
+            return call.on(generation().rest());
+        }
+
+        private Generation generation() {
+            X509Certificate leaf = source.getX509Svid().getLeaf();
+            Generation g = current;
+            if (g != null && g.leaf().equals(leaf)) {
+                return g;
+            }
+            synchronized (this) {
+                g = current;
+                if (g != null && g.leaf().equals(leaf)) {
+                    return g;
+                }
+                if (retired != null) {
+                    closeQuietly(retired.http());
+                    toClose.remove(retired.http());
+                }
+                retired = g;
+                CloseableHttpClient http = httpClient(tlsStrategy(SpiffeTls.clientContext(source, expected)), true);
+                toClose.add(http);
+                current = new Generation(leaf, http, restClient(http, base, ConnectionStrategy.POOLED));
+                if (g != null) {
+                    log.info("SVID rotated: new connection pool to {}", expected);
+                }
+                return current;
+            }
+        }
+    }
+
+    private static TlsSocketStrategy tlsStrategy(SSLContext context) {
+        return ClientTlsStrategyBuilder.create()
+                .setSslContext(context)
+                .setTlsVersions(TLS.V_1_3)
+                // authorization is the SPIFFE ID check of the trust manager; SVIDs carry no DNS names
+                .setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
+                .setHostnameVerifier(NoopHostnameVerifier.INSTANCE)
+                .buildClassic();
+    }
+
+    private CloseableHttpClient httpClient(TlsSocketStrategy tls, boolean reuse) {
+        SpiffeIdtProperties.Pooling pooling = properties.pooling();
+        Timeout connect = Timeout.of(pooling.connectTimeout());
+        Timeout response = Timeout.of(pooling.responseTimeout());
+        PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
+                .setTlsSocketStrategy(tls)
+                .setMaxConnTotal(pooling.maxConnections())
+                .setMaxConnPerRoute(pooling.maxConnections())
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(connect)
+                        .setSocketTimeout(response)
+                        // a downstream that restarted closed its end: check a connection idle this long
+                        // before reuse (a 1 ms read), rather than fail the next request on it
+                        .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
+                        .build())
+                .build();
+        HttpClientBuilder builder = HttpClients.custom()
+                .setConnectionManager(manager)
+                // a client-authenticated TLS connection would otherwise carry a user token and never be reused
+                .disableConnectionState()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(response)
+                        .setResponseTimeout(response)
+                        .build());
+        if (!reuse) {
+            builder.setConnectionReuseStrategy((request, resp, context) -> false);
+        }
+        return builder.build();
+    }
+
+    private RestClient restClient(CloseableHttpClient http, URI base, ConnectionStrategy strategy) {
+        return restClientBuilder
+                .clone()
+                .baseUrl(base)
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
+                .observationConvention(new PoolingObservationConvention(strategy))
+                .build();
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        try {
+            closeable.close();
+        } catch (IOException | RuntimeException e) {
+            log.debug("close failed: {}", e.getClass().getSimpleName());
+        }
+    }
+
+    /** Closes every pooled and non-pooled HTTP client. */
+    @Override
+    public void close() {
+        for (CloseableHttpClient http : toClose) {
+            closeQuietly(http);
+        }
+        toClose.clear();
+        sharedTransports.clear();
+        pools.clear();
+        clients.clear();
+    }
+
+    /** Adds the {@code pooling} tag to Spring's {@code http.client.requests}. */
+    static final class PoolingObservationConvention extends DefaultClientRequestObservationConvention {
+        private final String pooling;
+
+        PoolingObservationConvention(ConnectionStrategy strategy) {
+            this.pooling = strategy.tagValue();
+        }
+
+        @Override
+        public KeyValues getLowCardinalityKeyValues(ClientRequestObservationContext context) {
+            return super.getLowCardinalityKeyValues(context).and("pooling", pooling);
+        }
+    }
+}

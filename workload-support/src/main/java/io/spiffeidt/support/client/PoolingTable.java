@@ -1,0 +1,73 @@
+package io.spiffeidt.support.client;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.identity.Role;
+import java.util.Map;
+
+/**
+ * Which {@link ConnectionStrategy} a caller uses for one (mode, downstream) cell (DESIGN.md
+ * "Connections": the thesis' Table 7 and the profiles), before and after per-downstream overrides.
+ *
+ * <p>Thread safety: stateless.
+ */
+public final class PoolingTable {
+
+    private PoolingTable() {}
+
+    /**
+     * The strategy of one cell.
+     *
+     * @param profile the configured profile
+     * @param overrides overrides keyed {@code <mode>.<downstream>} (e.g. {@code dvid.asserting-wl})
+     * @param caller this workload, or {@code null} when unknown
+     * @param mode the mode of the call
+     * @param downstream the workload called
+     */
+    public static ConnectionStrategy strategy(
+            PoolingProfile profile,
+            Map<String, ConnectionStrategy> overrides,
+            Role caller,
+            Mode mode,
+            Role downstream) {
+        ConnectionStrategy override = overrides.get(overrideKey(mode, downstream));
+        if (override != null) {
+            return override;
+        }
+        return switch (profile) {
+            case THESIS ->
+                thesis(caller, mode, downstream)
+                        ? ConnectionStrategy.POOLED
+                        : ConnectionStrategy.NON_POOLED_FRESH_SOURCE;
+            case POOLED -> ConnectionStrategy.POOLED;
+            case NON_POOLED -> ConnectionStrategy.NON_POOLED;
+            case FRESH_SOURCE -> ConnectionStrategy.NON_POOLED_FRESH_SOURCE;
+        };
+    }
+
+    /** The override key of a cell: {@code <mode path segment>.<downstream workload name>}. */
+    public static String overrideKey(Mode mode, Role downstream) {
+        return mode.pathSegment() + "." + downstream.workloadName();
+    }
+
+    /** Whether the thesis pooled this cell (Table 7; subject-wl pools everything). */
+    public static boolean thesis(Role caller, Mode mode, Role downstream) {
+        if (caller == null) {
+            return false;
+        }
+        return switch (caller) {
+            case SUBJECT_WL -> true;
+            case M_TIER ->
+                switch (mode) {
+                    case DVID -> downstream == Role.ASSERTING_WL || downstream == Role.TARGET_WL;
+                    case ID_MODE, LSVID -> downstream == Role.TARGET_WL;
+                    case ANON_MODE -> false;
+                };
+            case TARGET_WL ->
+                switch (mode) {
+                    case ID_MODE, ANON_MODE -> downstream == Role.ASSERTING_WL;
+                    case DVID, LSVID -> false;
+                };
+            case ASSERTING_WL -> false;
+        };
+    }
+}

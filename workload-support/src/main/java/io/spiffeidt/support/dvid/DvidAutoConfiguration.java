@@ -1,0 +1,31 @@
+package io.spiffeidt.support.dvid;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The DVID hop of this workload. */
+@AutoConfiguration(
+        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+public class DvidAutoConfiguration {
+
+    /** This workload's DVID hop. */
+    @Bean
+    @ConditionalOnMissingBean
+    public DvidHop dvidHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        return new DvidHop(identity, provider, profile, limits, timeRules);
+    }
+}

@@ -1,0 +1,100 @@
+package io.spiffeidt.support.dvid;
+
+import io.spiffeidt.core.CompactJws;
+import io.spiffeidt.core.Delegation;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.DvidAlgorithm;
+import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.RemoteValidation;
+import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.wire.ValidateResponse;
+import java.security.Provider;
+import java.time.Duration;
+
+/**
+ * One workload's part of DVID (docs/formats/dvid.md "Flows"): the settings pinned to the asserting
+ * workload, acceptance of the asserting workload's remote validation, the check of an
+ * introspection proof, and reading a received DVID for display. The asserting workload builds its
+ * minter and verifier from {@link #mintingSettings}.
+ *
+ * <p>Thread safety: immutable.
+ */
+public class DvidHop {
+
+    private final WorkloadIdentity identity;
+    private final Provider provider;
+    private final DvidSettings settings;
+
+    public DvidHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        this.identity = identity;
+        this.provider = provider.provider();
+        this.settings = new DvidSettings(
+                identity.idOf(Role.ASSERTING_WL),
+                identity.self().trustDomain(),
+                DvidAlgorithm.RS256,
+                profile,
+                limits,
+                timeRules,
+                DvidSettings.DEFAULT_ZKP_ROUNDS);
+    }
+
+    /** This workload's SPIFFE ID. */
+    public SpiffeId self() {
+        return identity.self();
+    }
+
+    /** The configured SPIFFE ID of a role. */
+    public SpiffeId idOf(Role role) {
+        return identity.idOf(role);
+    }
+
+    /** The verification settings, pinned to the asserting workload. */
+    public DvidSettings settings() {
+        return settings;
+    }
+
+    /**
+     * The settings the asserting workload mints and verifies with: its own SPIFFE ID as issuer,
+     * {@code algorithm} (that of its signing key), documents living {@code lifetime}.
+     */
+    public DvidSettings mintingSettings(DvidAlgorithm algorithm, Duration lifetime, int zkpRounds) {
+        return new DvidSettings(
+                identity.self(),
+                identity.self().trustDomain(),
+                algorithm,
+                settings.profile(),
+                settings.limits(),
+                settings.timeRules().withLifetime(lifetime),
+                zkpRounds);
+    }
+
+    /**
+     * Accepts the asserting workload's answer to {@code /dvid/validate} (the middle tier's and the
+     * target's verification): its {@code sub} must be the subject workload.
+     */
+    public VerifiedDvid acceptValidation(ValidateResponse answer) {
+        return RemoteValidation.accept(answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
+    }
+
+    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
+    public void verifyProof(OAuthProof proof, Delegation delegation) {
+        proof.verify(delegation.dpa(), delegation.dpr(), settings.profile(), settings.limits(), provider);
+    }
+
+    /** Reads a DVID received from the asserting workload, for display; nothing is verified. */
+    public CompactJws read(String token) {
+        return CompactJws.parse(token);
+    }
+}

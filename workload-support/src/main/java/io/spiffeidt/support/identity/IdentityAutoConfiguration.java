@@ -1,0 +1,50 @@
+package io.spiffeidt.support.identity;
+
+import io.spiffe.workloadapi.X509Source;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * This workload's identity: the Workload API source factory, the long-lived X.509 source and the
+ * {@link WorkloadIdentity} built on it. Only this concern touches the Workload API socket.
+ */
+@AutoConfiguration(after = SpiffeIdtAutoConfiguration.class)
+public class IdentityAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(IdentityAutoConfiguration.class);
+
+    /** Opens Workload API sources on the configured socket. */
+    @Bean
+    @ConditionalOnMissingBean
+    public X509SourceFactory x509SourceFactory(SpiffeIdtProperties properties) {
+        SpiffeIdtProperties.WorkloadApi api = properties.workloadApi();
+        return new WorkloadApiX509SourceFactory(api.socket(), api.initTimeout());
+    }
+
+    /** The long-lived X.509 source (closed on shutdown). */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public X509Source x509Source(X509SourceFactory factory) {
+        return factory.open();
+    }
+
+    /** This workload's identity. */
+    @Bean
+    @ConditionalOnMissingBean
+    public WorkloadIdentity workloadIdentity(X509Source source, SpiffeIdtProperties properties) {
+        WorkloadIdentity identity = new WorkloadIdentity(source, properties);
+        if (properties.workload() != null) {
+            if (!identity.svidId().equals(identity.self())) {
+                log.warn("SVID SPIFFE ID {} differs from the configured {}", identity.svidId(), identity.self());
+            } else {
+                log.info("workload {} runs as {}", properties.workload().workloadName(), identity.self());
+            }
+        }
+        return identity;
+    }
+}

@@ -1,0 +1,31 @@
+package io.spiffeidt.support.idmode;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The ID-Mode hop of this workload. */
+@AutoConfiguration(
+        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+public class IdModeAutoConfiguration {
+
+    /** This workload's ID-Mode hop: its verifier and the layers it signs. */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdModeHop idModeHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        return new IdModeHop(identity, provider, profile, limits, timeRules);
+    }
+}

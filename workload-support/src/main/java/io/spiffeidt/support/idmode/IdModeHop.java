@@ -1,0 +1,140 @@
+package io.spiffeidt.support.idmode;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Delegation;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.idmode.IdModeArtifacts;
+import io.spiffeidt.core.idmode.IdModeCredentials;
+import io.spiffeidt.core.idmode.IdModeExtender;
+import io.spiffeidt.core.idmode.IdModeMinter;
+import io.spiffeidt.core.idmode.IdModePresentation;
+import io.spiffeidt.core.idmode.IdModeSettings;
+import io.spiffeidt.core.idmode.IdModeToken;
+import io.spiffeidt.core.idmode.IdModeVerifier;
+import io.spiffeidt.core.idmode.Presenter;
+import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.SvidBound;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import java.security.Provider;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One workload's part of ID-Mode (spec/id-mode.md "Flows"): the strict verifier pinned to the
+ * asserting workload (for the current trust bundles), and layers signed with the current X.509-SVID
+ * key and chain, taken from one SVID snapshot.
+ *
+ * <p>Thread safety: thread safe; the SVID is read on every signature (it rotates).
+ */
+public class IdModeHop {
+
+    private final WorkloadIdentity identity;
+    private final Provider provider;
+    private final Limits limits;
+    private final TimeRules timeRules;
+    private final IdModeVerifier verifier;
+    private final SvidBound<IdModeCredentials> credentials;
+    private final Provider rsaProvider;
+    private final VerificationProfile profile;
+
+    public IdModeHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules) {
+        this.identity = identity;
+        this.provider = provider.provider();
+        this.limits = limits;
+        this.timeRules = timeRules;
+        this.verifier = new IdModeVerifier(
+                new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules),
+                this.provider);
+        this.credentials =
+                new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
+        // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
+        // that has RSA checks it
+        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+        this.profile = profile;
+    }
+
+    /** This workload's SPIFFE ID: the audience incoming tokens must name. */
+    public SpiffeId self() {
+        return identity.self();
+    }
+
+    /** The configured SPIFFE ID of a role. */
+    public SpiffeId idOf(Role role) {
+        return identity.idOf(role);
+    }
+
+    /** The verifier (pinned to the asserting workload). */
+    public IdModeVerifier verifier() {
+        return verifier;
+    }
+
+    /** Parses a token under the limits (no signature checked). */
+    public IdModeToken parse(String token) {
+        return IdModeToken.parse(token, limits);
+    }
+
+    /**
+     * Every check of spec/id-mode.md, with this workload as audience and {@code presenter} (the mTLS
+     * peer) bound to the outermost layer.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} when the artifacts are missing, else as
+     *     the verifier
+     */
+    public VerifiedIdMode verify(String token, String artifacts, Presenter presenter) {
+        return verifier.verify(token, artifacts(artifacts), self(), presenter);
+    }
+
+    /**
+     * Every check but the presenter binding: for a token this workload received as an answer over a
+     * client connection that authorized the answering peer's SPIFFE ID.
+     */
+    public VerifiedIdMode verifyAnswer(String token, String artifacts) {
+        return verifier.verifyWithoutPresenter(token, artifacts(artifacts), self());
+    }
+
+    /** Extends a verified token with a layer addressed to {@code audience}. */
+    public IdModePresentation extend(VerifiedIdMode verified, SpiffeId audience) {
+        return new IdModeExtender(credentials.get(), timeRules, limits, provider).extend(verified, audience);
+    }
+
+    /**
+     * Mints a root layer (the asserting workload's step) addressed to {@code audience}, living at
+     * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
+     */
+    public IdModePresentation mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
+        return new IdModeMinter(credentials.get(), timeRules.withLifetime(lifetime), limits, provider)
+                .mint(audience, dpa, dpr, notAfter);
+    }
+
+    /**
+     * The root {@code P(0).S(0)} of a token: what the asserting workload introspects (the path
+     * beyond it is none of its business).
+     */
+    public String rootOf(String token) {
+        return parse(token).prefix(1);
+    }
+
+    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
+    public void verifyProof(OAuthProof proof, Delegation delegation) {
+        proof.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider);
+    }
+
+    private IdModeArtifacts artifacts(String encoded) {
+        if (encoded == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "ID-Mode token without artifacts");
+        }
+        return IdModeArtifacts.parse(encoded, limits);
+    }
+}

@@ -1,0 +1,51 @@
+package io.spiffeidt.support.lsvid;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The LSVID hop of this workload and the version 1 issuer keys it trusts. */
+@AutoConfiguration(
+        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+public class LsvidAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(LsvidAutoConfiguration.class);
+
+    /** The trusted version 1 LSVID issuer keys of {@code spiffeidt.verification.lsvid-v1-issuer-keys}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public LsvidV1IssuerKeys lsvidV1IssuerKeys(SpiffeIdtProperties properties) {
+        LsvidV1IssuerKeys keys =
+                LsvidV1IssuerKeys.load(properties.verification().lsvidV1IssuerKeys());
+        if (!keys.keys().isEmpty() && properties.verification().profile() == VerificationProfile.STRICT) {
+            log.warn(
+                    "{} version 1 LSVID issuer key(s) configured but unused under the strict profile",
+                    keys.keys().size());
+        }
+        return keys;
+    }
+
+    /** This workload's LSVID hop: its base, extensions, and verification. */
+    @Bean
+    @ConditionalOnMissingBean
+    public LsvidHop lsvidHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            LsvidV1IssuerKeys v1IssuerKeys) {
+        return new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys);
+    }
+}

@@ -1,0 +1,145 @@
+package io.spiffeidt.support.lsvid;
+
+import io.spiffe.svid.x509svid.X509Svid;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.TrustBundle;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidAnswers;
+import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidExtender;
+import io.spiffeidt.core.lsvid.LsvidSettings;
+import io.spiffeidt.core.lsvid.LsvidToken;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.LsvidVerifier;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import java.security.Provider;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One workload's part of LSVID (spec/lsvid.md "Flows"): its own base document kept current with its
+ * X.509-SVID, extensions (and, at the asserting workload, the delegation layer) signed with the
+ * current SVID key, and the strict verifier for the current trust bundle, pinned to the asserting
+ * workload.
+ *
+ * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate), and a
+ * base and the key that signs over it always come from one SVID snapshot.
+ */
+public class LsvidHop {
+
+    private final WorkloadIdentity identity;
+    private final VerificationProfile profile;
+    private final Limits limits;
+    private final TimeRules timeRules;
+    private final Provider provider;
+    private final LsvidV1IssuerKeys v1IssuerKeys;
+    private final LsvidBaseBuilder bases;
+    private final LsvidExtender extender;
+    private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
+
+    /**
+     * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
+     *     original-compatible profile
+     */
+    public LsvidHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            LsvidV1IssuerKeys v1IssuerKeys) {
+        this.identity = identity;
+        this.profile = profile;
+        this.limits = limits;
+        this.timeRules = timeRules;
+        this.provider = provider.provider();
+        this.v1IssuerKeys = v1IssuerKeys;
+        this.bases = new LsvidBaseBuilder(timeRules, this.provider);
+        this.extender = new LsvidExtender(timeRules, this.provider);
+    }
+
+    /** This workload's SPIFFE ID: the audience incoming documents must name. */
+    public SpiffeId self() {
+        return identity.self();
+    }
+
+    /** The configured SPIFFE ID of a role. */
+    public SpiffeId idOf(Role role) {
+        return identity.idOf(role);
+    }
+
+    /** The limits documents are decoded under. */
+    public Limits limits() {
+        return limits;
+    }
+
+    /** Decodes a document (strict, canonical, under the limits). */
+    public Lsvid decode(String encoded) {
+        return LsvidCodec.decode(encoded, limits);
+    }
+
+    /** The verifier for the current trust bundle (rebuilt when the bundle changes). */
+    public LsvidVerifier verifier() {
+        TrustBundle bundle = identity.bundle();
+        LsvidVerifier current = verifier.get();
+        if (current != null && current.settings().trustBundle().equals(bundle)) {
+            return current;
+        }
+        LsvidVerifier fresh = new LsvidVerifier(new LsvidSettings(
+                identity.idOf(Role.ASSERTING_WL), bundle, profile, limits, timeRules, v1IssuerKeys.keys(), provider));
+        verifier.set(fresh);
+        return fresh;
+    }
+
+    /** This workload's current base, extended with a first layer addressed to {@code audience}. */
+    public Lsvid start(SpiffeId audience) {
+        X509Svid svid = identity.svid();
+        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
+        return extender.extend(Lsvid.of(base), base, svid.getPrivateKey(), audience);
+    }
+
+    /** Extends {@code document} with a layer addressed to {@code audience}. */
+    public Lsvid extend(Lsvid document, SpiffeId audience) {
+        X509Svid svid = identity.svid();
+        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
+        return extender.extend(document, base, svid.getPrivateKey(), audience);
+    }
+
+    /**
+     * Adds the delegation layer ({@code dpa}, {@code dpr}) addressed to {@code subject} (the
+     * asserting workload's step); the layer never outlives the OAuth token it came from.
+     *
+     * @throws AssertionException {@link ErrorCode#EXPIRED} when the OAuth token has no time left
+     */
+    public Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
+        TimeRules rules = timeRules.forDelegationUntil(oauthExpiresAt);
+        X509Svid svid = identity.svid();
+        LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
+        return new LsvidExtender(rules, provider)
+                .extendWithDelegation(document, base, svid.getPrivateKey(), subject, dpa, dpr);
+    }
+
+    /**
+     * Verifies a document a downstream workload answered (the subject workload's check of what the
+     * asserting workload returns): the strict checks with this workload as audience and the
+     * delegation required, presented by the configured SPIFFE ID of {@code from} as {@link
+     * LsvidAnswers} derives it.
+     *
+     * @throws AssertionException as the verifier, and {@link ErrorCode#MALFORMED} when the answer has
+     *     no extension layer
+     */
+    public LsvidVerification verifyAnswer(String encoded, Role from) {
+        Presenter answering = LsvidAnswers.presenterOf(encoded, identity.idOf(from), limits);
+        return verifier().verify(encoded, identity.self(), answering, DelegationRule.REQUIRED);
+    }
+}

@@ -1,0 +1,86 @@
+package io.spiffeidt.support.metrics;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Mode;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Per-operation metrics (docs/design.md "Metrics"): the timer {@code spiffeidt.operation} (tags {@code
+ * mode}, {@code operation}, {@code outcome}) and the distribution summary {@code
+ * spiffeidt.document.size} (tags {@code mode}, {@code depth}). Histograms are enabled by a meter
+ * filter of the auto-configuration.
+ *
+ * <p>The {@code operation} tag is one {@link Operation}; docs/operations.md says what each one
+ * includes and which tier records it.
+ *
+ * <p>Outcome: {@code success}, the {@link io.spiffeidt.core.ErrorCode} name of an {@link
+ * AssertionException}, or {@code error} for any other exception (which is rethrown unchanged).
+ *
+ * <p>Thread safety: thread safe.
+ */
+public class OperationMetrics {
+
+    /** The timer name. */
+    public static final String OPERATION_TIMER = "spiffeidt.operation";
+
+    /** The document size summary name. */
+    public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
+
+    private final MeterRegistry registry;
+
+    /** Records into {@code registry}. */
+    public OperationMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /** Times {@code work} and returns its result; exceptions are recorded and rethrown. */
+    public <T> T time(Mode mode, Operation operation, Supplier<T> work) {
+        long start = System.nanoTime();
+        String outcome = "error";
+        try {
+            T result = work.get();
+            outcome = "success";
+            return result;
+        } catch (AssertionException e) {
+            outcome = e.code().name();
+            throw e;
+        } finally {
+            record(mode, operation, outcome, System.nanoTime() - start);
+        }
+    }
+
+    /** Times {@code work}; exceptions are recorded and rethrown. */
+    public void run(Mode mode, Operation operation, Runnable work) {
+        time(mode, operation, () -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** Records one already measured duration. */
+    public void record(Mode mode, Operation operation, String outcome, long nanos) {
+        Timer.builder(OPERATION_TIMER)
+                .description("SPIFFE-IdT operation time")
+                .tag("mode", mode.pathSegment())
+                .tag("operation", operation.tagValue())
+                .tag("outcome", outcome)
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Records the encoded size of a document of {@code depth} layers. */
+    public void recordDocumentSize(Mode mode, int depth, int bytes) {
+        DistributionSummary.builder(DOCUMENT_SIZE)
+                .description("Encoded SPIFFE-IdT document size")
+                .baseUnit("bytes")
+                .tag("mode", mode.pathSegment())
+                .tag("depth", Integer.toString(depth))
+                .register(registry)
+                .record(bytes);
+    }
+}

@@ -1,0 +1,87 @@
+package io.spiffeidt.support.metrics;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import java.util.List;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Operation timers and document sizes ({@link OperationMetrics}) on Boot's {@link MeterRegistry},
+ * plus the meter filters of docs/design.md "Metrics": common tags, histograms and the {@code
+ * pooling} tag of HTTP client timers. There is no fallback registry: a workload without one fails
+ * at start-up instead of recording into nowhere.
+ */
+@AutoConfiguration(
+        after = {
+            MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class,
+            CryptoAutoConfiguration.class
+        })
+public class OperationMetricsAutoConfiguration {
+
+    /** Operation timers and document sizes on the application's meter registry. */
+    @Bean
+    @ConditionalOnMissingBean
+    public OperationMetrics operationMetrics(MeterRegistry registry) {
+        return new OperationMetrics(registry);
+    }
+
+    /** Common tags {@code workload} and {@code crypto.provider}. */
+    @Bean
+    public MeterFilter spiffeIdtCommonTags(SpiffeIdtProperties properties, SignatureProvider signatureProvider) {
+        String workload = properties.workload() == null
+                ? "unknown"
+                : properties.workload().workloadName();
+        return MeterFilter.commonTags(Tags.of("workload", workload, "crypto.provider", signatureProvider.name()));
+    }
+
+    /** Histograms and percentiles for {@code spiffeidt.*} and the HTTP server and client timers. */
+    @Bean
+    public MeterFilter spiffeIdtHistograms() {
+        return new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                String name = id.getName();
+                if (name.startsWith("spiffeidt.")
+                        || name.equals("http.server.requests")
+                        || name.equals("http.client.requests")) {
+                    return DistributionStatisticConfig.builder()
+                            .percentilesHistogram(true)
+                            .percentiles(0.5, 0.95, 0.99)
+                            .build()
+                            .merge(config);
+                }
+                return config;
+            }
+        };
+    }
+
+    /**
+     * Gives every {@code http.client.requests} meter a {@code pooling} tag ({@code none} for
+     * clients not built by the downstream client factory), since Prometheus needs one tag key set
+     * per name.
+     */
+    @Bean
+    public MeterFilter spiffeIdtClientPoolingTag() {
+        return new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                if (id.getName().equals("http.client.requests") && id.getTag("pooling") == null) {
+                    return id.withTags(List.of(Tag.of("pooling", "none")));
+                }
+                return id;
+            }
+        };
+    }
+}

@@ -1,0 +1,39 @@
+package io.spiffeidt.support.oauth;
+
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** OAuth access token verification against the issuers of {@code spiffeidt.oauth}. */
+@AutoConfiguration(
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            OperationMetricsAutoConfiguration.class
+        })
+public class OAuthAutoConfiguration {
+
+    /** OAuth access token verification against the configured issuers. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public OAuthTokenVerifier oauthTokenVerifier(
+            SpiffeIdtProperties properties,
+            TimeRules timeRules,
+            SignatureProvider signatureProvider,
+            OperationMetrics metrics) {
+        return new OAuthTokenVerifier(
+                properties.oauth(),
+                timeRules,
+                signatureProvider,
+                metrics,
+                properties.pooling().connectTimeout(),
+                properties.pooling().responseTimeout());
+    }
+}

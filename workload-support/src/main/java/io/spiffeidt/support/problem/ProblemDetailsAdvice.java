@@ -1,0 +1,148 @@
+package io.spiffeidt.support.problem;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.server.RequestBodyLimitFilter;
+import jakarta.validation.ConstraintViolationException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.BindException;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Maps every failure to an RFC 9457 problem detail (spec/common.md "Errors"), at the lowest
+ * precedence so workloads can add more specific advice.
+ *
+ * <ul>
+ *   <li>{@link AssertionException}: status {@link ErrorCode#httpStatus()}, title = code name,
+ *       detail = message, property {@code code}, type {@code urn:spiffeidt:problem:<code-lower>}.
+ *       Two refinements: {@code LIMIT_EXCEEDED} is 413 when its message reports the encoded size
+ *       ({@link io.spiffeidt.core.Limits#checkEncodedSize} says "encoded size ..."), else 400;
+ *       {@code UPSTREAM_UNAVAILABLE} is 503 when a {@link ConnectException} (connection refused)
+ *       is in its cause chain, else 502.
+ *   <li>Unreadable JSON, missing parameter, wrong type, failed validation: 400, code {@code
+ *       MALFORMED}; a request body over 1 MiB: 413 {@code LIMIT_EXCEEDED} (see {@link
+ *       RequestBodyLimitFilter}).
+ *   <li>Other Spring MVC errors keep their status without a code: 404 unknown path, 405 method, 406,
+ *       415 media type.
+ *   <li>{@link CallerNotAllowedException}: 403 "Caller not allowed", no code.
+ *   <li>Anything else: 500 "internal error" without details; logged with its stack trace.
+ * </ul>
+ *
+ * <p>Thread safety: stateless.
+ */
+@RestControllerAdvice
+@Order(Ordered.LOWEST_PRECEDENCE)
+public class ProblemDetailsAdvice {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
+
+    /** The {@code type} URI prefix of coded problems. */
+    public static final String TYPE_PREFIX = "urn:spiffeidt:problem:";
+
+    /** A document / verification failure. */
+    @ExceptionHandler(AssertionException.class)
+    public ResponseEntity<ProblemDetail> assertion(AssertionException e) {
+        ErrorCode code = e.code();
+        log.info("request failed: {}", e.getMessage());
+        return coded(status(e), code, e.getMessage());
+    }
+
+    /** The mTLS peer may not call the endpoint. */
+    @ExceptionHandler(CallerNotAllowedException.class)
+    public ResponseEntity<ProblemDetail> callerNotAllowed(CallerNotAllowedException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, e.getMessage());
+        problem.setTitle("Caller not allowed");
+        return entity(problem);
+    }
+
+    /** A body that is not the expected JSON. */
+    @ExceptionHandler({HttpMessageNotReadableException.class, TypeMismatchException.class})
+    public ResponseEntity<ProblemDetail> unreadable(Exception e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof RequestBodyLimitFilter.BodyTooLargeException) {
+                return coded(413, ErrorCode.LIMIT_EXCEEDED, "LIMIT_EXCEEDED: request body over the limit");
+            }
+        }
+        return coded(400, ErrorCode.MALFORMED, "request body or parameter cannot be read");
+    }
+
+    /**
+     * Spring MVC errors that carry their own status ({@link ErrorResponse}: 404, 405, 406, 415, and
+     * 400 for binding / validation, which gets the code MALFORMED), validation failures, and
+     * anything else (500 without details, logged with its stack trace).
+     */
+    @ExceptionHandler(Exception.class)
+    public ResponseEntity<ProblemDetail> other(Exception e) {
+        if (e instanceof ErrorResponse error) {
+            HttpStatusCode status = error.getStatusCode();
+            if (status.value() == 400) {
+                return coded(400, ErrorCode.MALFORMED, "invalid request");
+            }
+            if (status.is5xxServerError()) {
+                log.error("request failed with {}", status.value(), e);
+            }
+            ProblemDetail problem = ProblemDetail.forStatus(status);
+            problem.setTitle(error.getBody().getTitle());
+            problem.setDetail(error.getBody().getDetail());
+            return ResponseEntity.status(status)
+                    .headers(error.getHeaders())
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(problem);
+        }
+        if (e instanceof BindException || e instanceof ConstraintViolationException) {
+            return coded(400, ErrorCode.MALFORMED, "invalid request");
+        }
+        log.error("internal error", e);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "internal error");
+        problem.setTitle("Internal Server Error");
+        return entity(problem);
+    }
+
+    /** The HTTP status of an {@link AssertionException} (see the class comment). */
+    public static int status(AssertionException e) {
+        ErrorCode code = e.code();
+        if (code == ErrorCode.LIMIT_EXCEEDED) {
+            String message = e.getMessage();
+            return message != null && message.contains("encoded size") ? 413 : 400;
+        }
+        if (code == ErrorCode.UPSTREAM_UNAVAILABLE) {
+            for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+                if (t instanceof ConnectException) {
+                    return 503;
+                }
+            }
+            return 502;
+        }
+        return code.httpStatus();
+    }
+
+    private static ResponseEntity<ProblemDetail> coded(int status, ErrorCode code, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(status), detail);
+        problem.setTitle(code.name());
+        problem.setType(URI.create(TYPE_PREFIX + code.name().toLowerCase(Locale.ROOT)));
+        problem.setProperty("code", code.name());
+        return entity(problem);
+    }
+
+    private static ResponseEntity<ProblemDetail> entity(ProblemDetail problem) {
+        return ResponseEntity.status(problem.getStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
+    }
+}

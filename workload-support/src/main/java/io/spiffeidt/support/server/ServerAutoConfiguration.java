@@ -1,0 +1,49 @@
+package io.spiffeidt.support.server;
+
+import io.spiffe.workloadapi.X509Source;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+/**
+ * The servlet server: request bodies bounded before they are buffered and (with {@code
+ * spiffeidt.server.mtls=true}, the default) the SPIFFE mTLS Tomcat connector: TLS 1.3, client SVID
+ * required, from this workload's X.509 source.
+ */
+@AutoConfiguration(after = IdentityAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+public class ServerAutoConfiguration {
+
+    /** Bounds request bodies (1 MiB) before they are buffered. */
+    @Bean
+    public FilterRegistrationBean<RequestBodyLimitFilter> spiffeIdtRequestBodyLimitFilter() {
+        FilterRegistrationBean<RequestBodyLimitFilter> registration =
+                new FilterRegistrationBean<>(new RequestBodyLimitFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /** The server port speaks SPIFFE mTLS (TLS 1.3, client SVID required). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(TomcatServletWebServerFactory.class)
+    @ConditionalOnProperty(name = "spiffeidt.server.mtls", havingValue = "true", matchIfMissing = true)
+    public static class MtlsServerConfiguration {
+
+        /** Adds the SPIFFE mTLS connector customizer. */
+        @Bean
+        public WebServerFactoryCustomizer<TomcatServletWebServerFactory> spiffeMtlsServerCustomizer(
+                X509Source source, SpiffeIdtProperties properties) {
+            return factory -> factory.addConnectorCustomizers(
+                    new SpiffeMtlsConnectorCustomizer(source, properties.trustDomain()));
+        }
+    }
+}

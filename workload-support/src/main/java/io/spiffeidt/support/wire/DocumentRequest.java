@@ -1,0 +1,22 @@
+package io.spiffeidt.support.wire;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+/**
+ * A document in a JSON body (documents never travel in URLs or headers), with the deposit amount
+ * for {@code /{mode}/deposit}. {@code artifacts} carries the ID-Mode certificate side-car.
+ */
+public record DocumentRequest(
+        @NotBlank @Size(max = 262144) String token, Long amount, @Size(max = 262144) String artifacts) {
+
+    /** A document without amount or artifacts. */
+    public static DocumentRequest of(String token) {
+        return new DocumentRequest(token, null, null);
+    }
+
+    @Override
+    public String toString() {
+        return "DocumentRequest[token=<" + (token == null ? 0 : token.length()) + " chars>, amount=" + amount + "]";
+    }
+}

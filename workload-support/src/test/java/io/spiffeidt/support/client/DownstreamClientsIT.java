@@ -1,0 +1,305 @@
+package io.spiffeidt.support.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.X509SourceFactory;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.problem.ProblemDetailsAdvice;
+import io.spiffeidt.support.testapp.TestWorkloadApplication;
+import io.spiffeidt.support.testing.StaticX509Source;
+import io.spiffeidt.support.testing.TestIdentities;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.web.client.RestClient;
+
+@SpringBootTest(
+        classes = TestWorkloadApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spiffeidt.workload=target-wl",
+            "management.server.port=0",
+            "management.endpoints.web.exposure.include=health,prometheus"
+        })
+class DownstreamClientsIT {
+
+    @LocalServerPort
+    int port;
+
+    private final MeterRegistry registry = new SimpleMeterRegistry();
+    private final List<StaticX509Source> opened = Collections.synchronizedList(new ArrayList<>());
+    private final List<DownstreamClients> toClose = new ArrayList<>();
+
+    @AfterEach
+    void closeClients() {
+        toClose.forEach(DownstreamClients::close);
+    }
+
+    private DownstreamClients clients(
+            PoolingProfile profile, Map<String, ConnectionStrategy> overrides, Map<Role, String> ids, int targetPort) {
+        SpiffeIdtProperties properties = new SpiffeIdtProperties(
+                TestIdentities.TRUST_DOMAIN,
+                Role.M_TIER,
+                ids,
+                Map.of(Role.TARGET_WL, URI.create("https://127.0.0.1:" + targetPort)),
+                null,
+                null,
+                new SpiffeIdtProperties.Pooling(profile, overrides, Duration.ofSeconds(2), Duration.ofSeconds(10), 8),
+                null,
+                null,
+                null);
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
+        X509SourceFactory fresh = () -> {
+            StaticX509Source source = TestIdentities.source(Role.M_TIER);
+            opened.add(source);
+            return source;
+        };
+        DownstreamClients clients = new DownstreamClients(
+                properties,
+                TestIdentities.source(Role.M_TIER),
+                fresh,
+                RestClient.builder().observationRegistry(observations),
+                new OperationMetrics(registry));
+        toClose.add(clients);
+        return clients;
+    }
+
+    private DownstreamClient client(ConnectionStrategy strategy) {
+        return clients(
+                        PoolingProfile.THESIS,
+                        Map.of(PoolingTable.overrideKey(Mode.ID_MODE, Role.TARGET_WL), strategy),
+                        Map.of(),
+                        port)
+                .client(Mode.ID_MODE, Role.TARGET_WL);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> echo(DownstreamClient client, int i) {
+        return client.post("/test/echo", Map.of("i", i), Map.class);
+    }
+
+    private static Set<Object> remotePorts(DownstreamClient client, int calls) {
+        List<Map<String, Object>> answers = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            answers.add(echo(client, i));
+        }
+        for (int i = 0; i < calls; i++) {
+            assertThat(answers.get(i).get("caller")).isEqualTo(TestIdentities.id(Role.M_TIER));
+            assertThat(answers.get(i).get("body")).isEqualTo(Map.of("i", i));
+        }
+        return answers.stream().map(a -> a.get("remotePort")).collect(Collectors.toSet());
+    }
+
+    @Test
+    void verifyWhenPooledThenOneConnectionServesEveryRequest() {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        assertThat(client.strategy()).isEqualTo(ConnectionStrategy.POOLED);
+        assertThat(remotePorts(client, 4)).hasSize(1);
+    }
+
+    @Test
+    void verifyWhenNonPooledThenNewConnectionPerRequest() {
+        DownstreamClient client = client(ConnectionStrategy.NON_POOLED);
+
+        assertThat(client.strategy()).isEqualTo(ConnectionStrategy.NON_POOLED);
+        assertThat(remotePorts(client, 4)).hasSize(4);
+        assertThat(opened).isEmpty();
+    }
+
+    @Test
+    void verifyWhenFreshSourceThenNewConnectionAndSourcePerRequestAndSourcesClosed() {
+        DownstreamClient client = client(ConnectionStrategy.NON_POOLED_FRESH_SOURCE);
+
+        assertThat(remotePorts(client, 3)).hasSize(3);
+        assertThat(opened).hasSize(3).allSatisfy(source -> assertThat(source.isClosed())
+                .isTrue());
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("mode", "id-mode", "operation", "mtls_client_setup", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConnectionStrategy.class)
+    void verifyWhenServerIsNotTheConfiguredIdThenUpstreamUnavailable(ConnectionStrategy strategy) {
+        DownstreamClient client = clients(
+                        PoolingProfile.THESIS,
+                        Map.of(PoolingTable.overrideKey(Mode.LSVID, Role.TARGET_WL), strategy),
+                        Map.of(Role.TARGET_WL, "spiffe://example.org/impostor-check"),
+                        port)
+                .client(Mode.LSVID, Role.TARGET_WL);
+
+        assertThatThrownBy(() -> echo(client, 0))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ErrorCode.class,
+            names = {"WRONG_AUDIENCE", "BAD_SIGNATURE", "NOT_FOUND", "MALFORMED", "UPSTREAM_UNAVAILABLE"})
+    void verifyWhenDownstreamAnswersCodeThenSameCodeRelayed(ErrorCode code) {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        assertThatThrownBy(() -> client.post("/test/fail", Map.of("code", code.name()), Map.class))
+                .isInstanceOf(AssertionException.class)
+                .hasMessageContaining("target-wl answered " + code.name())
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(code);
+    }
+
+    @Test
+    void verifyWhenGenericResponseTypeThenConverted() {
+        Map<String, Object> answer = client(ConnectionStrategy.POOLED)
+                .post("/test/echo", Map.of("k", "v"), new ParameterizedTypeReference<Map<String, Object>>() {});
+
+        assertThat(answer.get("body")).isEqualTo(Map.of("k", "v"));
+    }
+
+    @Test
+    void verifyWhenResponseNotWantedThenVoid() {
+        assertThat(client(ConnectionStrategy.NON_POOLED).post("/test/echo", Map.of(), Void.class))
+                .isNull();
+    }
+
+    @Test
+    void verifyWhenResponseIsNotTheExpectedTypeThenUpstreamUnavailable() {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        assertThatThrownBy(() -> client.post("/test/echo", Map.of(), Integer.class))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
+    void verifyWhenDownstreamRefusesCallerThenUpstreamUnavailable() {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        assertThatThrownBy(() -> client.post("/test/target-only", Map.of(), Map.class))
+                .isInstanceOf(AssertionException.class)
+                .hasMessageContaining("HTTP 403")
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
+    void verifyWhenDownstreamFailsInternallyThenUpstreamUnavailableAs502() {
+        DownstreamClient client = client(ConnectionStrategy.NON_POOLED);
+
+        assertThatThrownBy(() -> client.post("/test/boom", Map.of(), Map.class))
+                .isInstanceOfSatisfying(AssertionException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+                    assertThat(ProblemDetailsAdvice.status(e)).isEqualTo(502);
+                });
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConnectionStrategy.class)
+    void verifyWhenServerDownThenUpstreamUnavailableAs503(ConnectionStrategy strategy) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        DownstreamClient client = clients(
+                        PoolingProfile.THESIS,
+                        Map.of(PoolingTable.overrideKey(Mode.DVID, Role.TARGET_WL), strategy),
+                        Map.of(),
+                        closedPort)
+                .client(Mode.DVID, Role.TARGET_WL);
+
+        assertThatThrownBy(() -> echo(client, 0)).isInstanceOfSatisfying(AssertionException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+            assertThat(ProblemDetailsAdvice.status(e)).isEqualTo(503);
+        });
+    }
+
+    @Test
+    void verifyWhenCalledThenHttpClientTimerCarriesPoolingTag() {
+        echo(client(ConnectionStrategy.POOLED), 0);
+        echo(client(ConnectionStrategy.NON_POOLED), 0);
+
+        assertThat(registry.get("http.client.requests")
+                        .tag("pooling", "pooled")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("http.client.requests")
+                        .tag("pooling", "non-pooled")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenSameCellAskedTwiceThenSameClient() {
+        DownstreamClients clients = clients(PoolingProfile.THESIS, Map.of(), Map.of(), port);
+
+        assertThat(clients.client(Mode.DVID, Role.TARGET_WL)).isSameAs(clients.client(Mode.DVID, Role.TARGET_WL));
+        assertThat(clients.client(Mode.DVID, Role.TARGET_WL).strategy()).isEqualTo(ConnectionStrategy.POOLED);
+        assertThat(clients.client(Mode.ANON_MODE, Role.TARGET_WL).strategy())
+                .isEqualTo(ConnectionStrategy.NON_POOLED_FRESH_SOURCE);
+    }
+
+    @Test
+    void verifyWhenEndpointIsNotHttpsThenRefused() {
+        SpiffeIdtProperties properties = new SpiffeIdtProperties(
+                TestIdentities.TRUST_DOMAIN,
+                Role.M_TIER,
+                null,
+                Map.of(Role.TARGET_WL, URI.create("http://127.0.0.1:" + port)),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+        DownstreamClients clients = new DownstreamClients(
+                properties,
+                TestIdentities.source(Role.M_TIER),
+                () -> TestIdentities.source(Role.M_TIER),
+                RestClient.builder(),
+                new OperationMetrics(registry));
+        toClose.add(clients);
+
+        assertThatThrownBy(() -> clients.client(Mode.DVID, Role.TARGET_WL))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("https");
+    }
+
+    @Test
+    void verifyWhenEndpointMissingThenRefused() {
+        DownstreamClients clients = clients(PoolingProfile.THESIS, Map.of(), Map.of(), port);
+
+        assertThatThrownBy(() -> clients.client(Mode.DVID, Role.ASSERTING_WL))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("spiffeidt.endpoints.asserting-wl");
+    }
+}

@@ -1,0 +1,35 @@
+package io.spiffeidt.support.identity;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadApiX509SourceFactoryTests {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void verifyWhenNoWorkloadApiOnSocketThenUpstreamUnavailableWithinInitTimeout() {
+        Path socket = dir.resolve("absent.sock");
+        WorkloadApiX509SourceFactory factory =
+                new WorkloadApiX509SourceFactory("unix:" + socket, Duration.ofSeconds(1));
+
+        assertThatThrownBy(factory::open)
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
+    void verifyWhenSocketAddressInvalidThenIllegalState() {
+        WorkloadApiX509SourceFactory factory = new WorkloadApiX509SourceFactory("ftp://nowhere", Duration.ofSeconds(1));
+
+        assertThatThrownBy(factory::open).isInstanceOf(IllegalStateException.class);
+    }
+}

@@ -1,0 +1,412 @@
+package io.spiffeidt.support.oauth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.problem.ProblemDetailsAdvice;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class OAuthTokenVerifierIT {
+
+    private static RSAKey idpKey;
+    private static RSAKey otherKey;
+
+    private final Instant now = Instant.ofEpochSecond(Instant.now().getEpochSecond());
+    private final Clock clock = Clock.fixed(now, ZoneOffset.UTC);
+    private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<OAuthTokenVerifier> verifiers = new ArrayList<>();
+    private HttpServer idp;
+    private String issuer;
+
+    @BeforeAll
+    static void keys() throws Exception {
+        idpKey = new RSAKeyGenerator(2048).keyID("idp-1").generate();
+        otherKey = new RSAKeyGenerator(2048).keyID("idp-1").generate();
+    }
+
+    @BeforeEach
+    void startIdp() throws Exception {
+        idp = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        issuer = "http://127.0.0.1:" + idp.getAddress().getPort();
+        serve(
+                "/.well-known/openid-configuration",
+                "{\"issuer\":\"" + issuer + "\",\"jwks_uri\":\"" + issuer + "/jwks\"}");
+        serve("/jwks", new JWKSet(idpKey.toPublicJWK()).toString());
+        idp.start();
+    }
+
+    private void serve(String path, String json) {
+        idp.createContext(path, exchange -> {
+            requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+            byte[] body = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+    }
+
+    @AfterEach
+    void stop() {
+        verifiers.forEach(OAuthTokenVerifier::close);
+        idp.stop(0);
+    }
+
+    private int requestsTo(String path) {
+        AtomicInteger count = requests.get(path);
+        return count == null ? 0 : count.get();
+    }
+
+    private OAuthTokenVerifier verifier(JwksCacheMode mode, String audience, SpiffeIdtProperties.Issuer... issuers) {
+        SpiffeIdtProperties.OAuth settings = new SpiffeIdtProperties.OAuth(
+                issuers.length == 0 ? List.of(new SpiffeIdtProperties.Issuer(issuer, null)) : List.of(issuers),
+                mode,
+                audience,
+                Duration.ofMinutes(5),
+                Duration.ofSeconds(30));
+        OAuthTokenVerifier verifier = new OAuthTokenVerifier(
+                settings,
+                TimeRules.defaults(clock),
+                new SignatureProvider(CryptoProviderChoice.AUTO),
+                new OperationMetrics(registry),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5));
+        verifiers.add(verifier);
+        return verifier;
+    }
+
+    private OAuthTokenVerifier verifier(JwksCacheMode mode) {
+        return verifier(mode, null);
+    }
+
+    private JWTClaimsSet.Builder claims() {
+        return new JWTClaimsSet.Builder()
+                .issuer(issuer)
+                .subject("user0001")
+                .audience("spiffeidt")
+                .issueTime(Date.from(now.minusSeconds(10)))
+                .expirationTime(Date.from(now.plusSeconds(300)));
+    }
+
+    private static String sign(JWTClaimsSet claims, RSAKey key) throws Exception {
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
+        jwt.sign(new RSASSASigner(key));
+        return jwt.serialize();
+    }
+
+    private static ErrorCode codeOf(Throwable e) {
+        return ((AssertionException) e).code();
+    }
+
+    @Test
+    void verifyWhenValidTokenThenVerifiedWithSigningInputSignatureAndIdpKey() throws Exception {
+        String token = sign(claims().build(), idpKey);
+
+        VerifiedOAuthToken verified = verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token);
+
+        String[] parts = token.split("\\.");
+        assertThat(verified.issuer()).isEqualTo(issuer);
+        assertThat(verified.subject()).isEqualTo("user0001");
+        assertThat(verified.expiresAt()).isEqualTo(now.plusSeconds(300));
+        assertThat(verified.signingInput()).isEqualTo(parts[0] + "." + parts[1]);
+        assertThat(verified.signature()).isEqualTo(Codec.fromB64url(parts[2]));
+        assertThat(verified.kid()).isEqualTo("idp-1");
+        assertThat(verified.idpKey()).isEqualTo(idpKey.toRSAPublicKey());
+        assertThat(RSAKey.parse(verified.idpKeyJwk()).isPrivate()).isFalse();
+        assertThat(verified.idpKeyJwk()).doesNotContain("\"d\"");
+        assertThat(verified.toString()).doesNotContain(parts[1]);
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("mode", "dvid", "operation", "oauth_verify", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("mode", "dvid", "operation", "jwks_fetch", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenSignatureCopiedThenCallerCannotChangeIt() throws Exception {
+        VerifiedOAuthToken verified =
+                verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.ID_MODE, sign(claims().build(), idpKey));
+
+        byte[] copy = verified.signature();
+        copy[0] ^= 1;
+
+        assertThat(verified.signature()).isNotEqualTo(copy);
+    }
+
+    @Test
+    void verifyWhenIssuerNotAllowedThenUnknownIssuerWithoutNetworkCall() throws Exception {
+        String token = sign(claims().issuer("https://evil.example").build(), idpKey);
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.NONE);
+
+        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UNKNOWN_ISSUER);
+        assertThat(requests).isEmpty();
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("operation", "oauth_verify", "outcome", "UNKNOWN_ISSUER")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenSignedByAnotherKeyThenBadSignature() throws Exception {
+        String token = sign(claims().build(), otherKey);
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+    }
+
+    @Test
+    void verifyWhenPayloadTamperedThenBadSignature() throws Exception {
+        String[] parts = sign(claims().build(), idpKey).split("\\.");
+        String forged = Codec.b64url(
+                new String(Codec.fromB64url(parts[1]), StandardCharsets.UTF_8).replace("user0001", "user0002"));
+        String token = parts[0] + "." + forged + "." + parts[2];
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+    }
+
+    @Test
+    void verifyWhenKidUnknownThenBadSignature() throws Exception {
+        RSAKey unknown = new RSAKeyGenerator(2048).keyID("idp-2").generate();
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, sign(claims().build(), unknown)))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+    }
+
+    @Test
+    void verifyWhenExpiredBeyondSkewThenExpired() throws Exception {
+        String token =
+                sign(claims().expirationTime(Date.from(now.minusSeconds(31))).build(), idpKey);
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.EXPIRED);
+    }
+
+    @Test
+    void verifyWhenExpiredWithinSkewThenAccepted() throws Exception {
+        String token =
+                sign(claims().expirationTime(Date.from(now.minusSeconds(20))).build(), idpKey);
+
+        assertThat(verifier(JwksCacheMode.REFRESH_AHEAD)
+                        .verify(Mode.DVID, token)
+                        .subject())
+                .isEqualTo("user0001");
+    }
+
+    @Test
+    void verifyWhenNotBeforeInFutureThenNotYetValid() throws Exception {
+        String token =
+                sign(claims().notBeforeTime(Date.from(now.plusSeconds(120))).build(), idpKey);
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.NOT_YET_VALID);
+    }
+
+    @Test
+    void verifyWhenNoExpThenMalformed() throws Exception {
+        String token = sign(
+                new JWTClaimsSet.Builder().issuer(issuer).subject("user0001").build(), idpKey);
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.MALFORMED);
+    }
+
+    @Test
+    void verifyWhenAlgNoneThenUnsupported() {
+        String token = new PlainJWT(claims().build()).serialize();
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThat(requests).isEmpty();
+    }
+
+    @Test
+    void verifyWhenAlgNoneWithFakeSignatureThenUnsupported() {
+        String[] parts = new PlainJWT(claims().build()).serialize().split("\\.", -1);
+        String token = parts[0] + "." + parts[1] + ".c2ln";
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UNSUPPORTED);
+    }
+
+    @Test
+    void verifyWhenHs256ThenUnsupported() throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims().build());
+        jwt.sign(new MACSigner(new byte[32]));
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, jwt.serialize()))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThat(requests).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "garbage", "a.b", "a.b.c.d", "!!.??.##", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.c2ln"})
+    void verifyWhenGarbageThenMalformed(String token) {
+        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.MALFORMED);
+        assertThat(requests).isEmpty();
+    }
+
+    @Test
+    void verifyWhenTokenOversizeThenLimitExceeded() {
+        String token = "a".repeat(OAuthTokenVerifier.MAX_TOKEN_LENGTH + 1);
+
+        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+    }
+
+    @Test
+    void verifyWhenCacheNoneThenJwksFetchedOnEveryVerification() throws Exception {
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.NONE);
+        String token = sign(claims().build(), idpKey);
+
+        for (int i = 0; i < 3; i++) {
+            verifier.verify(Mode.DVID, token);
+        }
+
+        assertThat(requestsTo("/jwks")).isEqualTo(3);
+        assertThat(requestsTo("/.well-known/openid-configuration")).isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenCacheRefreshAheadThenJwksFetchedOnce() throws Exception {
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD);
+        String token = sign(claims().build(), idpKey);
+
+        for (int i = 0; i < 3; i++) {
+            verifier.verify(Mode.DVID, token);
+        }
+
+        assertThat(requestsTo("/jwks")).isEqualTo(1);
+        assertThat(requestsTo("/.well-known/openid-configuration")).isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenJwksUriConfiguredThenNoDiscovery() throws Exception {
+        OAuthTokenVerifier verifier = verifier(
+                JwksCacheMode.NONE, null, new SpiffeIdtProperties.Issuer(issuer, URI.create(issuer + "/jwks")));
+
+        verifier.verify(Mode.LSVID, sign(claims().build(), idpKey));
+
+        assertThat(requestsTo("/.well-known/openid-configuration")).isZero();
+        assertThat(requestsTo("/jwks")).isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenAudienceRequiredThenCheckedAgainstAud() throws Exception {
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD, "spiffeidt");
+
+        assertThat(verifier.verify(Mode.DVID, sign(claims().build(), idpKey)).subject())
+                .isEqualTo("user0001");
+        String other = sign(claims().audience("another-api").build(), idpKey);
+        assertThatThrownBy(() -> verifier.verify(Mode.DVID, other))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+    }
+
+    @ParameterizedTest
+    @EnumSource(JwksCacheMode.class)
+    void verifyWhenIdpDownThenUpstreamUnavailable(JwksCacheMode mode) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        issuer = "http://127.0.0.1:" + closedPort;
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier = verifier(mode);
+
+        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
+                .isInstanceOfSatisfying(AssertionException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+                    assertThat(ProblemDetailsAdvice.status(e)).isEqualTo(503);
+                });
+    }
+
+    @ParameterizedTest
+    @EnumSource(JwksCacheMode.class)
+    void verifyWhenJwksDownAfterDiscoveryThenUpstreamUnavailable(JwksCacheMode mode) throws Exception {
+        idp.removeContext("/jwks");
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier = verifier(mode);
+
+        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+}
