@@ -14,7 +14,7 @@ import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
-import io.spiffeidt.core.idmode.Presenter;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import java.security.Provider;
 import java.time.Duration;

@@ -18,7 +18,7 @@ import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.core.Presenter;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Provider;

@@ -12,7 +12,7 @@ import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.core.lsvid.Presenter;
+import io.spiffeidt.core.Presenter;
 import java.time.Clock;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
@@ -272,7 +273,7 @@ public final class LsvidVerifier {
                 throw new AssertionException(
                         ErrorCode.WRONG_PRESENTER, top, "presenter " + peer.id() + " is not the issuer " + bearer);
             }
-            if (!Es256.sameKey(peer.key(), keys[top])) {
+            if (!peer.hasKey(keys[top])) {
                 throw new AssertionException(
                         ErrorCode.WRONG_PRESENTER,
                         top,
