@@ -93,6 +93,7 @@ public final class LsvidVerifier {
 
     private final LsvidSettings settings;
     private final ValidatedChains chains;
+    private final VerifiedBases bases;
 
     /** A verifier for the given settings, remembering validated base chains (see below). */
     public LsvidVerifier(LsvidSettings settings) {
@@ -105,10 +106,22 @@ public final class LsvidVerifier {
      * validated chains are remembered by their exact bytes; a hit still requires an equal bundle and
      * the time inside every certificate's validity, and every other check (key binding, signatures,
      * expiry) runs on every call. 0 validates every chain.
+     *
+     * <p>The same number of verified base documents is remembered by their exact canonical text
+     * (issue 13: a base rides in every request of its workload): a hit requires an equal bundle,
+     * the same version, the time inside its certificates' validity, and passes the base's time
+     * checks again; anything else verifies the base in full. The layers' signatures, links,
+     * delegation and presenter are checked on every call. 0 verifies every base in full.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
+        this(settings, new ValidatedChains(chainCacheSize), new VerifiedBases(chainCacheSize));
+    }
+
+    /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */
+    LsvidVerifier(LsvidSettings settings, ValidatedChains chains, VerifiedBases bases) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.chains = new ValidatedChains(chainCacheSize);
+        this.chains = Objects.requireNonNull(chains, "chains");
+        this.bases = Objects.requireNonNull(bases, "bases");
     }
 
     /** The settings this verifier checks against. */
@@ -341,6 +354,13 @@ public final class LsvidVerifier {
             if (known != null) {
                 return known;
             }
+            VerifiedBases.Entry remembered = bases.find(canonical, settings.trustBundle(), version, now);
+            if (remembered != null) {
+                settings.timeRules().check(layer, remembered.issuedAt(), null, remembered.expiresAt());
+                BaseKey hit = new BaseKey(remembered.owner(), remembered.key());
+                verifiedBases.put(canonical, hit);
+                return hit;
+            }
             if (!base.isBase()) {
                 throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "iss.id is not a base document");
             }
@@ -356,8 +376,9 @@ public final class LsvidVerifier {
             settings.timeRules().check(layer, iat, null, exp);
             byte[] payloadJson = LsvidJsonWriter.payload(p).getBytes(StandardCharsets.UTF_8);
             ECPublicKey subjectKey;
+            Instant[] validity = {Instant.MIN, Instant.MAX};
             if (version == LsvidPayload.VERSION_2) {
-                subjectKey = anchorV2(p, owner, exp, layer);
+                subjectKey = anchorV2(p, owner, exp, layer, validity);
                 Es256.verify(subjectKey, payloadJson, base.signatureRaw(), provider(), layer);
             } else {
                 if (!owner.memberOf(settings.trustBundle().trustDomain())) {
@@ -369,10 +390,23 @@ public final class LsvidVerifier {
             }
             BaseKey verified = new BaseKey(owner, subjectKey);
             verifiedBases.put(canonical, verified);
+            if (version == LsvidPayload.VERSION_2) { // version 1 depends on the trusted issuer keys too
+                bases.remember(
+                        canonical,
+                        new VerifiedBases.Entry(
+                                settings.trustBundle(),
+                                version,
+                                owner,
+                                subjectKey,
+                                iat,
+                                exp,
+                                validity[0],
+                                validity[1]));
+            }
             return verified;
         }
 
-        private ECPublicKey anchorV2(LsvidPayload p, SpiffeId owner, Instant exp, int layer) {
+        private ECPublicKey anchorV2(LsvidPayload p, SpiffeId owner, Instant exp, int layer, Instant[] validity) {
             String trustDomainId = "spiffe://" + settings.trustBundle().trustDomain();
             if (!trustDomainId.equals(p.iss().cn())) {
                 throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "base not issued in the trust domain");
@@ -397,6 +431,12 @@ public final class LsvidVerifier {
             if (!leafId.equals(owner)) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + leafId + " does not name " + owner);
+            }
+            for (X509Certificate c : certs) {
+                Instant nb = c.getNotBefore().toInstant();
+                Instant na = c.getNotAfter().toInstant();
+                validity[0] = nb.isAfter(validity[0]) ? nb : validity[0];
+                validity[1] = na.isBefore(validity[1]) ? na : validity[1];
             }
             X509Certificate leaf = certs.get(0);
             if (!Arrays.equals(subjectPublicKeyInfo(leaf, layer), p.sub().pkRaw())) {
