@@ -129,6 +129,7 @@ public class LsvidBenchmarks {
         LsvidBaseBuilder bases;
         LsvidExtender extender;
         LsvidVerifier verifier;
+        LsvidVerifier verifierNoMemo;
         Lsvid request;
         Lsvid minted;
         LsvidToken subjectBase;
@@ -142,6 +143,9 @@ public class LsvidBenchmarks {
             extender = new LsvidExtender(time, jca);
             verifier =
                     new LsvidVerifier(LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca));
+            // no chain or base memo: every base anchored and verified on every call (as before issue 13)
+            verifierNoMemo = new LsvidVerifier(
+                    LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca), 0);
             subjectBase = bases.build(path.subject.chain(), path.subject.key());
             assertingBase = bases.build(path.asserting.chain(), path.asserting.key());
             request = extender.extend(Lsvid.of(subjectBase), subjectBase, path.subject.key(), path.asserting.id());
@@ -237,6 +241,12 @@ public class LsvidBenchmarks {
     @Benchmark
     public LsvidVerification verify(Crypto crypto, Presented doc) {
         return crypto.verifier.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
+    }
+
+    /** {@link #verify} without the chain and base memos, in the same run, for the ratio. */
+    @Benchmark
+    public LsvidVerification verifyNoMemo(Crypto crypto, Presented doc) {
+        return crypto.verifierNoMemo.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
     }
 
     /** Canonical encoding; reports the encoded size as {@code encodedBytes} (see {@link Size}). */
