@@ -114,7 +114,15 @@ public final class LsvidVerifier {
      * delegation and presenter are checked on every call. 0 verifies every base in full.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
-        this(settings, new ValidatedChains(chainCacheSize), new VerifiedBases(chainCacheSize));
+        this(settings, chainCacheSize, chainCacheSize);
+    }
+
+    /**
+     * A verifier remembering up to {@code chainCacheSize} validated chains and {@code baseCacheSize}
+     * verified base documents (see {@link #LsvidVerifier(LsvidSettings, int)}); 0 turns either off.
+     */
+    public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize) {
+        this(settings, new ValidatedChains(chainCacheSize), new VerifiedBases(baseCacheSize));
     }
 
     /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */

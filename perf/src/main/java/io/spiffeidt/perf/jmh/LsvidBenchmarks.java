@@ -130,6 +130,7 @@ public class LsvidBenchmarks {
         LsvidExtender extender;
         LsvidVerifier verifier;
         LsvidVerifier verifierNoMemo;
+        LsvidVerifier verifierChainMemoOnly;
         Lsvid request;
         Lsvid minted;
         LsvidToken subjectBase;
@@ -146,6 +147,11 @@ public class LsvidBenchmarks {
             // no chain or base memo: every base anchored and verified on every call (as before issue 13)
             verifierNoMemo = new LsvidVerifier(
                     LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca), 0);
+            // the chain memo only: verification as it was just before issue 13
+            verifierChainMemoOnly = new LsvidVerifier(
+                    LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca),
+                    LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
+                    0);
             subjectBase = bases.build(path.subject.chain(), path.subject.key());
             assertingBase = bases.build(path.asserting.chain(), path.asserting.key());
             request = extender.extend(Lsvid.of(subjectBase), subjectBase, path.subject.key(), path.asserting.id());
@@ -247,6 +253,12 @@ public class LsvidBenchmarks {
     @Benchmark
     public LsvidVerification verifyNoMemo(Crypto crypto, Presented doc) {
         return crypto.verifierNoMemo.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
+    }
+
+    /** {@link #verify} with the chain memo but without the base memo (before issue 13), same run. */
+    @Benchmark
+    public LsvidVerification verifyChainMemoOnly(Crypto crypto, Presented doc) {
+        return crypto.verifierChainMemoOnly.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
     }
 
     /** Canonical encoding; reports the encoded size as {@code encodedBytes} (see {@link Size}). */
