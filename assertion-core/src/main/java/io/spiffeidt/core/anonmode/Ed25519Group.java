@@ -3,6 +3,8 @@ package io.spiffeidt.core.anonmode;
 import java.math.BigInteger;
 import org.bouncycastle.math.ec.rfc7748.X25519Field;
 
+// Why our own: Anon-Mode needs edwards25519 group operations (point add, arbitrary scalar mult,
+// strict decoding) that JCA and BouncyCastle expose only inside EdDSA (AnonModeVectorsTests).
 /**
  * Group arithmetic of edwards25519 (RFC 8032 section 5.1) on BouncyCastle's {@link X25519Field}
  * field elements: strict point decoding, encoding, addition, doubling, constant-time scalar

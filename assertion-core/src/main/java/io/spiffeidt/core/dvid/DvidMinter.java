@@ -6,6 +6,7 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.internal.ProviderKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;
@@ -55,7 +56,7 @@ public final class DvidMinter {
      */
     public DvidMinter(
             PrivateKey privateKey, PublicKey publicKey, Provider provider, DvidSettings settings, SecureRandom random) {
-        this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
+        this.privateKey = ProviderKeys.forSigning(Objects.requireNonNull(privateKey, "privateKey"), provider);
         Objects.requireNonNull(publicKey, "publicKey");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.settings = Objects.requireNonNull(settings, "settings");

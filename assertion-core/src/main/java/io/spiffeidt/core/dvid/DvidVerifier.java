@@ -203,7 +203,7 @@ public final class DvidVerifier {
                 throw new AssertionException(
                         ErrorCode.UNSUPPORTED, 0, "embedded proof present but no IdP keys configured");
             }
-            zkp.get().verify(dpa, dpr, idpKeys, profile, limits);
+            zkp.get().verify(dpa, dpr, idpKeys, profile, limits, provider);
         }
 
         LayerInfo layer = new LayerInfo(iss, audience == null || audience.isEmpty() ? null : audience.get(0), iat, exp);

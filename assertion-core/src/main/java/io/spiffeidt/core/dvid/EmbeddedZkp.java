@@ -8,6 +8,7 @@ import io.spiffeidt.core.internal.OAuthMessage;
 import io.spiffeidt.core.zkp.RsaSignatureProof;
 import io.spiffeidt.core.zkp.ZkProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Objects;
@@ -37,9 +38,19 @@ public record EmbeddedZkp(String msg, String proof) {
      *     {@link ErrorCode#BAD_SIGNATURE} when its signature does not verify with {@code idpKey}
      */
     public static EmbeddedZkp prove(String oauthToken, RSAPublicKey idpKey, int rounds, SecureRandom random) {
+        return prove(oauthToken, idpKey, rounds, random, null);
+    }
+
+    /**
+     * {@link #prove(String, RSAPublicKey, int, SecureRandom)} with the proof's RSA operations
+     * computed by {@code provider} (null: the highest-priority provider).
+     */
+    public static EmbeddedZkp prove(
+            String oauthToken, RSAPublicKey idpKey, int rounds, SecureRandom random, Provider provider) {
         String msg = OAuthMessage.msgOf(oauthToken);
         byte[] signature = OAuthMessage.signatureOf(oauthToken);
-        ZkProof proof = RsaSignatureProof.prove(OAuthMessage.signingInput(msg), signature, idpKey, rounds, random);
+        ZkProof proof =
+                RsaSignatureProof.prove(OAuthMessage.signingInput(msg), signature, idpKey, rounds, random, provider);
         return new EmbeddedZkp(msg, ZkProofCodec.toJson(proof));
     }
 
@@ -54,6 +65,20 @@ public record EmbeddedZkp(String msg, String proof) {
      *     ErrorCode#MALFORMED} for unreadable input, or what {@code idpKeys} throws
      */
     public void verify(String dpa, String dpr, IdpKeyResolver idpKeys, VerificationProfile profile, Limits limits) {
+        verify(dpa, dpr, idpKeys, profile, limits, null);
+    }
+
+    /**
+     * {@link #verify(String, String, IdpKeyResolver, VerificationProfile, Limits)} with the proof's
+     * RSA operations computed by {@code provider} (null: the highest-priority provider).
+     */
+    public void verify(
+            String dpa,
+            String dpr,
+            IdpKeyResolver idpKeys,
+            VerificationProfile profile,
+            Limits limits,
+            Provider provider) {
         Objects.requireNonNull(idpKeys, "idpKeys");
         OAuthMessage oauth = OAuthMessage.parse(msg, limits);
         oauth.requireDelegation(dpa, dpr);
@@ -63,7 +88,7 @@ public record EmbeddedZkp(String msg, String proof) {
         }
         limits.checkEncodedSize(proof.length());
         ZkProof parsed = ZkProofCodec.parse(proof);
-        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits);
+        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
     }
 
     /** Names the sizes only. */

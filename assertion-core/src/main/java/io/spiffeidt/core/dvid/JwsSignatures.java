@@ -1,9 +1,11 @@
 package io.spiffeidt.core.dvid;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.crypto.impl.ECDSA;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.internal.Jwks;
-import java.io.IOException;
+import io.spiffeidt.core.internal.P256;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
@@ -13,10 +15,7 @@ import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.interfaces.RSAPublicKey;
-import org.bouncycastle.asn1.ASN1Encodable;
-import org.bouncycastle.asn1.ASN1Integer;
-import org.bouncycastle.asn1.ASN1Sequence;
-import org.bouncycastle.asn1.DERSequence;
+import java.util.Arrays;
 
 /**
  * JWS signing and verification for the two DVID algorithms with a given JCA provider, and the key
@@ -25,8 +24,6 @@ import org.bouncycastle.asn1.DERSequence;
  * <p>Thread safety: stateless; a {@link Signature} is made per call.
  */
 final class JwsSignatures {
-
-    private static final int P256_BYTES = 32;
 
     private JwsSignatures() {}
 
@@ -53,7 +50,7 @@ final class JwsSignatures {
             signature.update(input);
             byte[] out = signature.sign();
             return alg == DvidAlgorithm.ES256 ? derToConcat(out) : out;
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException | JOSEException e) {
             throw new IllegalStateException("the provider cannot sign " + alg + " with the DVID key", e);
         }
     }
@@ -73,7 +70,7 @@ final class JwsSignatures {
             }
             encoded = sig;
         } else {
-            if (sig.length != 2 * P256_BYTES) {
+            if (sig.length != 2 * P256.BYTES) {
                 throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature is not 64 bytes");
             }
             encoded = concatToDer(sig, layer);
@@ -95,37 +92,19 @@ final class JwsSignatures {
     }
 
     private static byte[] concatToDer(byte[] sig, int layer) {
-        BigInteger r = new BigInteger(1, java.util.Arrays.copyOfRange(sig, 0, P256_BYTES));
-        BigInteger s = new BigInteger(1, java.util.Arrays.copyOfRange(sig, P256_BYTES, 2 * P256_BYTES));
-        BigInteger order = Jwks.P256.getOrder();
-        if (r.signum() == 0 || s.signum() == 0 || r.compareTo(order) >= 0 || s.compareTo(order) >= 0) {
+        BigInteger r = new BigInteger(1, Arrays.copyOfRange(sig, 0, P256.BYTES));
+        BigInteger s = new BigInteger(1, Arrays.copyOfRange(sig, P256.BYTES, 2 * P256.BYTES));
+        if (r.signum() == 0 || s.signum() == 0 || r.compareTo(P256.N) >= 0 || s.compareTo(P256.N) >= 0) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature values out of range");
         }
         try {
-            return new DERSequence(new ASN1Encodable[] {new ASN1Integer(r), new ASN1Integer(s)}).getEncoded();
-        } catch (IOException e) {
+            return ECDSA.transcodeSignatureToDER(sig);
+        } catch (JOSEException e) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature cannot be encoded");
         }
     }
 
-    private static byte[] derToConcat(byte[] der) throws IOException {
-        ASN1Sequence seq = ASN1Sequence.getInstance(der);
-        if (seq.size() != 2) {
-            throw new IOException("ECDSA signature is not a pair");
-        }
-        byte[] out = new byte[2 * P256_BYTES];
-        put(ASN1Integer.getInstance(seq.getObjectAt(0)).getPositiveValue(), out, 0);
-        put(ASN1Integer.getInstance(seq.getObjectAt(1)).getPositiveValue(), out, P256_BYTES);
-        return out;
-    }
-
-    private static void put(BigInteger v, byte[] out, int offset) throws IOException {
-        byte[] b = v.toByteArray();
-        int start = (b.length > P256_BYTES && b[0] == 0) ? 1 : 0;
-        int len = b.length - start;
-        if (len > P256_BYTES) {
-            throw new IOException("ECDSA value too long");
-        }
-        System.arraycopy(b, start, out, offset + P256_BYTES - len, len);
+    private static byte[] derToConcat(byte[] der) throws JOSEException {
+        return ECDSA.transcodeSignatureToConcat(der, 2 * P256.BYTES);
     }
 }

@@ -2,6 +2,7 @@ package io.spiffeidt.core.idmode;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.internal.P256;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
@@ -9,11 +10,6 @@ import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.security.interfaces.ECKey;
-import java.security.spec.ECFieldFp;
-import java.security.spec.ECParameterSpec;
-import java.security.spec.ECPoint;
-import java.security.spec.EllipticCurve;
 import java.util.Objects;
 
 /**
@@ -26,38 +22,14 @@ final class EcdsaP256 {
 
     static final String ALGORITHM = "SHA256withECDSA";
 
-    private static final BigInteger P =
-            new BigInteger("FFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF", 16);
-    private static final BigInteger A = P.subtract(BigInteger.valueOf(3));
-    private static final BigInteger B =
-            new BigInteger("5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B", 16);
-    private static final BigInteger N =
-            new BigInteger("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551", 16);
-    private static final BigInteger GX =
-            new BigInteger("6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296", 16);
-    private static final BigInteger GY =
-            new BigInteger("4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5", 16);
-    private static final EllipticCurve CURVE = new EllipticCurve(new ECFieldFp(P), A, B);
-    private static final ECPoint G = new ECPoint(GX, GY);
-
     /** The longest DER encoding of a P-256 signature: SEQUENCE of two 33-byte INTEGERs. */
     static final int MAX_DER_LENGTH = 72;
 
     private EcdsaP256() {}
 
-    /** Whether {@code key} is an EC key on the NIST P-256 curve. */
+    /** Whether {@code key} is an EC key on P-256 ({@link P256#isP256(java.security.Key)}). */
     static boolean isP256(java.security.Key key) {
-        if (!(key instanceof ECKey ec)) {
-            return false;
-        }
-        ECParameterSpec params = ec.getParams();
-        return params != null
-                && params.getCofactor() == 1
-                && N.equals(params.getOrder())
-                && G.equals(params.getGenerator())
-                && CURVE.getField().equals(params.getCurve().getField())
-                && A.equals(params.getCurve().getA())
-                && B.equals(params.getCurve().getB());
+        return P256.isP256(key);
     }
 
     /** Fails with {@link ErrorCode#UNSUPPORTED} unless {@code key} is an EC P-256 key. */
@@ -136,7 +108,7 @@ final class EcdsaP256 {
             byte[] mag = new byte[len];
             System.arraycopy(sig, start, mag, 0, len);
             BigInteger v = new BigInteger(1, mag);
-            if (v.signum() == 0 || v.compareTo(N) >= 0) {
+            if (v.signum() == 0 || v.compareTo(P256.N) >= 0) {
                 return false;
             }
             pos = start + len;

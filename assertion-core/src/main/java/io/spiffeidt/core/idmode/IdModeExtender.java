@@ -7,6 +7,8 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.internal.Claims;
+import io.spiffeidt.core.internal.ProviderKeys;
+import java.security.PrivateKey;
 import java.security.Provider;
 import java.time.Instant;
 import java.util.Objects;
@@ -29,6 +31,7 @@ public final class IdModeExtender {
     private final TimeRules timeRules;
     private final Limits limits;
     private final Provider provider;
+    private final PrivateKey signingKey;
 
     /** An extender for {@code self} with default limits. */
     public IdModeExtender(IdModeCredentials self, TimeRules timeRules, Provider provider) {
@@ -49,6 +52,7 @@ public final class IdModeExtender {
         this.timeRules = Objects.requireNonNull(timeRules, "timeRules");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.provider = Objects.requireNonNull(provider, "provider");
+        this.signingKey = ProviderKeys.forSigning(self.privateKey(), provider);
     }
 
     /**
@@ -75,11 +79,11 @@ public final class IdModeExtender {
      */
     public IdModePresentation extend(IdModePresentation received, SpiffeId nextHop) {
         Objects.requireNonNull(received, "received");
-        IdModeToken token = IdModeToken.parse(received.token(), limits);
+        IdModeToken.Outermost token = IdModeToken.outermost(received.token(), limits);
         if (received.artifacts().size() != token.depth()) {
             throw new AssertionException(ErrorCode.MALFORMED, "artifacts do not match the token's layers");
         }
-        IdModeClaims outer = token.claims(token.depth() - 1);
+        IdModeClaims outer = token.claims();
         Instant innerExp =
                 outer.expiresAt() != null ? outer.expiresAt() : outer.issuedAt().plus(timeRules.originalMaxAge());
         return extend(received, token.depth(), outer.audience(), innerExp, nextHop);
@@ -100,7 +104,7 @@ public final class IdModeExtender {
             throw new AssertionException(ErrorCode.EXPIRED, depth, "inner token or own certificate already expired");
         }
         IdModeClaims claims = IdModeClaims.hop(self.spiffeId(), nextHop, now, exp);
-        String token = IdModeSigning.wrap(received.token(), claims, self.privateKey(), provider);
+        String token = IdModeSigning.wrap(received.token(), claims, signingKey, provider);
         limits.checkEncodedSize(token.length());
         return new IdModePresentation(token, received.artifacts().append(self.chain()));
     }

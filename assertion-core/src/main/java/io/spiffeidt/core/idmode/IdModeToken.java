@@ -98,6 +98,58 @@ public final class IdModeToken {
         return new IdModeToken(text, ascii, depth, starts, ends, List.copyOf(claims), sigs);
     }
 
+    /** The depth and the outermost layer's claims of a token. */
+    record Outermost(int depth, IdModeClaims claims) {}
+
+    /**
+     * Reads only what extending a token the caller has verified needs (issue 13: no decoding of
+     * every layer again): the segment structure and characters are checked as {@link #parse} does,
+     * and only the outermost payload is decoded.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} or {@link ErrorCode#LIMIT_EXCEEDED}
+     */
+    static Outermost outermost(String text, Limits limits) {
+        Objects.requireNonNull(limits, "limits");
+        if (text == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "missing token");
+        }
+        limits.checkEncodedSize(text.length());
+        int segments = 1;
+        int firstDot = -1;
+        char prev = '.';
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '.') {
+                if (prev == '.') {
+                    throw new AssertionException(ErrorCode.MALFORMED, "empty token segment");
+                }
+                if (firstDot < 0) {
+                    firstDot = i;
+                }
+                segments++;
+            } else if (!((c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_')) {
+                throw new AssertionException(ErrorCode.MALFORMED, "segment is not strict base64url");
+            }
+            prev = c;
+        }
+        if (prev == '.') {
+            throw new AssertionException(ErrorCode.MALFORMED, "empty token segment");
+        }
+        if (segments % 2 != 0) {
+            throw new AssertionException(ErrorCode.MALFORMED, "odd number of token segments");
+        }
+        int depth = segments / 2;
+        limits.checkDepth(depth);
+        int outer = depth - 1;
+        byte[] payload = decode(text.substring(0, firstDot), outer);
+        IdModeClaims claims = IdModeClaims.fromJson(IdModeJson.parseObject(Codec.utf8(payload), outer), limits, outer);
+        return new Outermost(depth, claims);
+    }
+
     private static byte[] decode(String segment, int layer) {
         try {
             return Codec.fromB64url(segment);

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+// Why our own: signing inputs must be byte-identical to Go's encoding/json (HTML escaping, number and
+// key order); nimbus' and Jackson's writers differ (JsonTests and the golden vectors show it).
 /**
  * Strict JSON reading and Go-compatible JSON writing (spec/common.md "Encodings"). Not API.
  *

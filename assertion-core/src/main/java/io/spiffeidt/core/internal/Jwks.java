@@ -1,23 +1,25 @@
 package io.spiffeidt.core.internal;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.RSAKey;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
-import java.security.spec.ECFieldFp;
 import java.security.spec.ECParameterSpec;
-import java.security.spec.ECPoint;
-import java.security.spec.ECPublicKeySpec;
-import java.security.spec.EllipticCurve;
 import java.security.spec.RSAPublicKeySpec;
+import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,20 +59,10 @@ public final class Jwks {
     /** Largest public exponent of a JWS key, bits (bounds the work of a verification). */
     public static final int MAX_EXPONENT_BITS = 64;
 
-    /** NIST P-256 (secp256r1), FIPS 186-4 D.1.2.3. */
-    public static final ECParameterSpec P256 = new ECParameterSpec(
-            new EllipticCurve(
-                    new ECFieldFp(hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")),
-                    hex("ffffffff00000001000000000000000000000000fffffffffffffffffffffffc"),
-                    hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b")),
-            new ECPoint(
-                    hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"),
-                    hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")),
-            hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"),
-            1);
+    /** NIST P-256 (secp256r1), FIPS 186-4 D.1.2.3 ({@link io.spiffeidt.core.internal.P256#PARAMS}). */
+    public static final ECParameterSpec P256 = io.spiffeidt.core.internal.P256.PARAMS;
 
     private static final Set<String> PRIVATE_MEMBERS = Set.of("d", "p", "q", "dp", "dq", "qi", "oth", "k");
-    private static final int P256_BYTES = 32;
 
     private Jwks() {}
 
@@ -102,30 +94,14 @@ public final class Jwks {
         throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported key type");
     }
 
-    /** Whether {@code params} are P-256 (compared by value, whatever the provider's class). */
+    /** Whether {@code params} are P-256 ({@link io.spiffeidt.core.internal.P256#isP256(ECParameterSpec)}). */
     public static boolean isP256(ECParameterSpec params) {
-        return params != null
-                && params.getCurve().getField() instanceof ECFieldFp field
-                && field.getP().equals(((ECFieldFp) P256.getCurve().getField()).getP())
-                && params.getCurve().getA().equals(P256.getCurve().getA())
-                && params.getCurve().getB().equals(P256.getCurve().getB())
-                && params.getGenerator().equals(P256.getGenerator())
-                && params.getOrder().equals(P256.getOrder())
-                && params.getCofactor() == 1;
+        return io.spiffeidt.core.internal.P256.isP256(params);
     }
 
     /** Whether {@code (x, y)} is a point of P-256. */
     public static boolean onP256(BigInteger x, BigInteger y) {
-        BigInteger p = ((ECFieldFp) P256.getCurve().getField()).getP();
-        if (x.signum() < 0 || y.signum() < 0 || x.compareTo(p) >= 0 || y.compareTo(p) >= 0) {
-            return false;
-        }
-        BigInteger lhs = y.multiply(y).mod(p);
-        BigInteger rhs = x.pow(3)
-                .add(P256.getCurve().getA().multiply(x))
-                .add(P256.getCurve().getB())
-                .mod(p);
-        return lhs.equals(rhs);
+        return io.spiffeidt.core.internal.P256.onCurve(x, y);
     }
 
     /**
@@ -134,20 +110,11 @@ public final class Jwks {
      * @throws AssertionException {@link ErrorCode#UNSUPPORTED} for another key type
      */
     public static String thumbprint(PublicKey key) {
-        Map<String, Object> required = new TreeMap<>();
-        if (key instanceof RSAPublicKey rsa) {
-            required.put("e", Codec.b64url(unsigned(rsa.getPublicExponent())));
-            required.put("kty", "RSA");
-            required.put("n", Codec.b64url(unsigned(rsa.getModulus())));
-        } else if (key instanceof ECPublicKey ec && isP256(ec.getParams())) {
-            required.put("crv", "P-256");
-            required.put("kty", "EC");
-            required.put("x", Codec.b64url(fixed(ec.getW().getAffineX())));
-            required.put("y", Codec.b64url(fixed(ec.getW().getAffineY())));
-        } else {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported key type");
+        try {
+            return nimbusKey(key).build().computeThumbprint().toString();
+        } catch (JOSEException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
         }
-        return Codec.b64url(sha256(Json.write(required).getBytes(StandardCharsets.UTF_8)));
     }
 
     /**
@@ -243,23 +210,74 @@ public final class Jwks {
 
     private static Map<String, Object> jwkMembers(PublicKey key, String kid) {
         Objects.requireNonNull(kid, "kid");
-        String alg = algorithmOf(key);
-        Map<String, Object> m = new TreeMap<>();
-        m.put("alg", alg);
-        m.put("kid", kid);
-        m.put("use", "sig");
+        JWK jwk = nimbusKey(key)
+                .keyID(kid)
+                .algorithm(JWSAlgorithm.parse(algorithmOf(key)))
+                .keyUse(KeyUse.SIGNATURE)
+                .build();
+        return new TreeMap<>(jwk.toJSONObject());
+    }
+
+    /** A nimbus JWK builder for an RSA key or a P-256 key (public parameters only). */
+    private static JwkBuilder nimbusKey(PublicKey key) {
         if (key instanceof RSAPublicKey rsa) {
-            m.put("kty", "RSA");
-            m.put("e", Codec.b64url(unsigned(rsa.getPublicExponent())));
-            m.put("n", Codec.b64url(unsigned(rsa.getModulus())));
-        } else {
-            ECPublicKey ec = (ECPublicKey) key;
-            m.put("kty", "EC");
-            m.put("crv", "P-256");
-            m.put("x", Codec.b64url(fixed(ec.getW().getAffineX())));
-            m.put("y", Codec.b64url(fixed(ec.getW().getAffineY())));
+            RSAKey.Builder b = new RSAKey.Builder(rsa);
+            return new JwkBuilder() {
+                public JwkBuilder keyID(String kid) {
+                    b.keyID(kid);
+                    return this;
+                }
+
+                public JwkBuilder algorithm(JWSAlgorithm alg) {
+                    b.algorithm(alg);
+                    return this;
+                }
+
+                public JwkBuilder keyUse(KeyUse use) {
+                    b.keyUse(use);
+                    return this;
+                }
+
+                public JWK build() {
+                    return b.build();
+                }
+            };
         }
-        return m;
+        if (key instanceof ECPublicKey ec && io.spiffeidt.core.internal.P256.isP256(ec)) {
+            ECKey.Builder b = new ECKey.Builder(Curve.P_256, ec);
+            return new JwkBuilder() {
+                public JwkBuilder keyID(String kid) {
+                    b.keyID(kid);
+                    return this;
+                }
+
+                public JwkBuilder algorithm(JWSAlgorithm alg) {
+                    b.algorithm(alg);
+                    return this;
+                }
+
+                public JwkBuilder keyUse(KeyUse use) {
+                    b.keyUse(use);
+                    return this;
+                }
+
+                public JWK build() {
+                    return b.build();
+                }
+            };
+        }
+        throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported key type");
+    }
+
+    /** The common part of nimbus' RSA and EC key builders. */
+    private interface JwkBuilder {
+        JwkBuilder keyID(String kid);
+
+        JwkBuilder algorithm(JWSAlgorithm alg);
+
+        JwkBuilder keyUse(KeyUse use);
+
+        JWK build();
     }
 
     private static void checkLength(String json) {
@@ -303,11 +321,22 @@ public final class Jwks {
         if (alg != null && !alg.equals(expected)) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "JWK alg does not match its kty");
         }
+        if (kty.equals("EC") && !"P-256".equals(string(jwk, "crv", true))) {
+            throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported JWK curve");
+        }
+        JWK parsed;
+        try {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> members = (Map<String, Object>) jwk;
+            parsed = JWK.parse(members);
+        } catch (ParseException | RuntimeException e) {
+            throw new AssertionException(ErrorCode.MALFORMED, "invalid JWK parameters");
+        }
         PublicKey key;
         try {
-            if (kty.equals("RSA")) {
-                BigInteger n = new BigInteger(1, Codec.fromB64url(string(jwk, "n", true)));
-                BigInteger e = new BigInteger(1, Codec.fromB64url(string(jwk, "e", true)));
+            if (parsed instanceof RSAKey rsa) {
+                BigInteger n = rsa.getModulus().decodeToBigInteger();
+                BigInteger e = rsa.getPublicExponent().decodeToBigInteger();
                 if (n.signum() == 0 || e.signum() == 0) {
                     throw new AssertionException(ErrorCode.MALFORMED, "JWK RSA parameter is zero");
                 }
@@ -315,28 +344,26 @@ public final class Jwks {
                     throw new AssertionException(ErrorCode.UNSUPPORTED, "unusable JWK RSA modulus or exponent");
                 }
                 key = KeyFactory.getInstance("RSA", provider).generatePublic(new RSAPublicKeySpec(n, e));
-            } else {
-                if (!"P-256".equals(string(jwk, "crv", true))) {
-                    throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported JWK curve");
-                }
-                byte[] x = Codec.fromB64url(string(jwk, "x", true));
-                byte[] y = Codec.fromB64url(string(jwk, "y", true));
-                if (x.length != P256_BYTES || y.length != P256_BYTES) {
+            } else if (parsed instanceof ECKey ec && Curve.P_256.equals(ec.getCurve())) {
+                if (ec.getX().decode().length != io.spiffeidt.core.internal.P256.BYTES
+                        || ec.getY().decode().length != io.spiffeidt.core.internal.P256.BYTES) {
                     throw new AssertionException(ErrorCode.MALFORMED, "JWK EC coordinate length");
                 }
-                BigInteger bx = new BigInteger(1, x);
-                BigInteger by = new BigInteger(1, y);
-                if (!onP256(bx, by)) {
+                key = ec.toECPublicKey(provider);
+                if (!io.spiffeidt.core.internal.P256.isP256(key)) {
                     throw new AssertionException(ErrorCode.MALFORMED, "JWK EC point is not on P-256");
                 }
-                key = KeyFactory.getInstance("EC", provider)
-                        .generatePublic(new ECPublicKeySpec(new ECPoint(bx, by), P256));
+            } else {
+                throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported JWK kty");
             }
         } catch (NoSuchAlgorithmException e) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "the provider cannot build " + kty + " keys");
-        } catch (GeneralSecurityException | RuntimeException e) {
+        } catch (GeneralSecurityException | JOSEException | RuntimeException e) {
             if (e instanceof AssertionException ae) {
                 throw ae;
+            }
+            if (e.getCause() instanceof NoSuchAlgorithmException) {
+                throw new AssertionException(ErrorCode.UNSUPPORTED, "the provider cannot build " + kty + " keys");
             }
             throw new AssertionException(ErrorCode.MALFORMED, "invalid JWK parameters");
         }
@@ -356,24 +383,5 @@ public final class Jwks {
             throw new AssertionException(ErrorCode.MALFORMED, "JWK member " + name + " is not a string");
         }
         return s;
-    }
-
-    private static byte[] fixed(BigInteger v) {
-        byte[] b = unsigned(v);
-        byte[] out = new byte[P256_BYTES];
-        System.arraycopy(b, 0, out, P256_BYTES - b.length, b.length);
-        return out;
-    }
-
-    private static byte[] sha256(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
-    }
-
-    private static BigInteger hex(String h) {
-        return new BigInteger(h, 16);
     }
 }

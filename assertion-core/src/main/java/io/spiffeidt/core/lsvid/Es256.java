@@ -2,7 +2,8 @@ package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import java.math.BigInteger;
+import io.spiffeidt.core.internal.P256;
+import io.spiffeidt.core.internal.PublicKeys;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.KeyFactory;
@@ -11,13 +12,8 @@ import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.SignatureException;
-import java.security.interfaces.ECKey;
 import java.security.interfaces.ECPublicKey;
-import java.security.spec.ECField;
-import java.security.spec.ECFieldFp;
-import java.security.spec.ECParameterSpec;
 import java.security.spec.X509EncodedKeySpec;
-import java.util.Arrays;
 
 /**
  * ES256 as LSVID uses it: ECDSA on P-256 with SHA-256, DER-encoded signatures, keys as DER
@@ -29,11 +25,6 @@ import java.util.Arrays;
 final class Es256 {
 
     static final String JCA_ALGORITHM = "SHA256withECDSA";
-
-    private static final BigInteger P256_P =
-            new BigInteger("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff", 16);
-    private static final BigInteger P256_N =
-            new BigInteger("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551", 16);
 
     private Es256() {}
 
@@ -59,29 +50,14 @@ final class Es256 {
         return ec;
     }
 
-    /** Whether the key is on P-256 (compared by field prime, order and cofactor). */
-    static boolean isP256(ECKey key) {
-        ECParameterSpec params = key.getParams();
-        if (params == null || params.getCofactor() != 1 || !P256_N.equals(params.getOrder())) {
-            return false;
-        }
-        ECField field = params.getCurve().getField();
-        return field instanceof ECFieldFp fp && P256_P.equals(fp.getP());
+    /** Whether the key is on P-256 ({@link P256#isP256(java.security.Key)}). */
+    static boolean isP256(java.security.Key key) {
+        return P256.isP256(key);
     }
 
-    /** Whether two public keys are the same key (EC: same point on the same curve order). */
+    /** Whether two public keys are the same key ({@link PublicKeys#same}). */
     static boolean sameKey(PublicKey a, PublicKey b) {
-        if (a == null || b == null) {
-            return false;
-        }
-        if (a instanceof ECPublicKey ea && b instanceof ECPublicKey eb) {
-            return ea.getW().equals(eb.getW())
-                    && ea.getParams() != null
-                    && eb.getParams() != null
-                    && ea.getParams().getOrder().equals(eb.getParams().getOrder());
-        }
-        byte[] ae = a.getEncoded();
-        return ae != null && Arrays.equals(ae, b.getEncoded());
+        return PublicKeys.same(a, b);
     }
 
     /**

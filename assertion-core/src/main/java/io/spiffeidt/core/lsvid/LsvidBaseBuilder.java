@@ -11,7 +11,6 @@ import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
-import java.security.interfaces.ECKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,7 +72,7 @@ public final class LsvidBaseBuilder {
         }
         X509Certificate leaf = svidChain.get(0);
         SpiffeId id = X509Svids.spiffeId(leaf);
-        if (!(leaf.getPublicKey() instanceof ECKey ec) || !Es256.isP256(ec)) {
+        if (!Es256.isP256(leaf.getPublicKey())) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "LSVID needs a P-256 SVID key");
         }
         Instant now = timeRules.now();

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+// Why our own: LSVID has one canonical encoding that Go's encoding/json defines (declaration order,
+// omit-when-empty, std base64 bytes); no library writes or checks it (LsvidVectorsTests show it).
 /**
  * Encodes and decodes LSVID documents in their one canonical form (spec/lsvid.md "Structure"):
  * base64url (no padding) of the compact JSON of the wrapper, members in declaration order,

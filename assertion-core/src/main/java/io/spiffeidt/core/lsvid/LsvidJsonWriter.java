@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+// Why our own: the canonical LSVID JSON is Go's encoding/json output of the original's structs;
+// no JSON library reproduces it byte for byte (LsvidVectorsTests show it).
 /**
  * The canonical LSVID serializer (spec/lsvid.md "Structure"): compact JSON, declaration order,
  * omit-when-empty, {@code signature} always written, std base64 byte fields, sorted map keys,

@@ -4,6 +4,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
@@ -92,6 +93,7 @@ public final class LsvidVerifier {
 
     private final LsvidSettings settings;
     private final ValidatedChains chains;
+    private final VerifiedBases bases;
 
     /** A verifier for the given settings, remembering validated base chains (see below). */
     public LsvidVerifier(LsvidSettings settings) {
@@ -104,10 +106,30 @@ public final class LsvidVerifier {
      * validated chains are remembered by their exact bytes; a hit still requires an equal bundle and
      * the time inside every certificate's validity, and every other check (key binding, signatures,
      * expiry) runs on every call. 0 validates every chain.
+     *
+     * <p>The same number of verified base documents is remembered by their exact canonical text
+     * (issue 13: a base rides in every request of its workload): a hit requires an equal bundle,
+     * the same version, the time inside its certificates' validity, and passes the base's time
+     * checks again; anything else verifies the base in full. The layers' signatures, links,
+     * delegation and presenter are checked on every call. 0 verifies every base in full.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
+        this(settings, chainCacheSize, chainCacheSize);
+    }
+
+    /**
+     * A verifier remembering up to {@code chainCacheSize} validated chains and {@code baseCacheSize}
+     * verified base documents (see {@link #LsvidVerifier(LsvidSettings, int)}); 0 turns either off.
+     */
+    public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize) {
+        this(settings, new ValidatedChains(chainCacheSize), new VerifiedBases(baseCacheSize));
+    }
+
+    /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */
+    LsvidVerifier(LsvidSettings settings, ValidatedChains chains, VerifiedBases bases) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.chains = new ValidatedChains(chainCacheSize);
+        this.chains = Objects.requireNonNull(chains, "chains");
+        this.bases = Objects.requireNonNull(bases, "bases");
     }
 
     /** The settings this verifier checks against. */
@@ -272,7 +294,7 @@ public final class LsvidVerifier {
                 throw new AssertionException(
                         ErrorCode.WRONG_PRESENTER, top, "presenter " + peer.id() + " is not the issuer " + bearer);
             }
-            if (!Es256.sameKey(peer.key(), keys[top])) {
+            if (!peer.hasKey(keys[top])) {
                 throw new AssertionException(
                         ErrorCode.WRONG_PRESENTER,
                         top,
@@ -340,6 +362,13 @@ public final class LsvidVerifier {
             if (known != null) {
                 return known;
             }
+            VerifiedBases.Entry remembered = bases.find(canonical, settings.trustBundle(), version, now);
+            if (remembered != null) {
+                settings.timeRules().check(layer, remembered.issuedAt(), null, remembered.expiresAt());
+                BaseKey hit = new BaseKey(remembered.owner(), remembered.key());
+                verifiedBases.put(canonical, hit);
+                return hit;
+            }
             if (!base.isBase()) {
                 throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "iss.id is not a base document");
             }
@@ -355,8 +384,9 @@ public final class LsvidVerifier {
             settings.timeRules().check(layer, iat, null, exp);
             byte[] payloadJson = LsvidJsonWriter.payload(p).getBytes(StandardCharsets.UTF_8);
             ECPublicKey subjectKey;
+            Instant[] validity = {Instant.MIN, Instant.MAX};
             if (version == LsvidPayload.VERSION_2) {
-                subjectKey = anchorV2(p, owner, exp, layer);
+                subjectKey = anchorV2(p, owner, exp, layer, validity);
                 Es256.verify(subjectKey, payloadJson, base.signatureRaw(), provider(), layer);
             } else {
                 if (!owner.memberOf(settings.trustBundle().trustDomain())) {
@@ -368,10 +398,23 @@ public final class LsvidVerifier {
             }
             BaseKey verified = new BaseKey(owner, subjectKey);
             verifiedBases.put(canonical, verified);
+            if (version == LsvidPayload.VERSION_2) { // version 1 depends on the trusted issuer keys too
+                bases.remember(
+                        canonical,
+                        new VerifiedBases.Entry(
+                                settings.trustBundle(),
+                                version,
+                                owner,
+                                subjectKey,
+                                iat,
+                                exp,
+                                validity[0],
+                                validity[1]));
+            }
             return verified;
         }
 
-        private ECPublicKey anchorV2(LsvidPayload p, SpiffeId owner, Instant exp, int layer) {
+        private ECPublicKey anchorV2(LsvidPayload p, SpiffeId owner, Instant exp, int layer, Instant[] validity) {
             String trustDomainId = "spiffe://" + settings.trustBundle().trustDomain();
             if (!trustDomainId.equals(p.iss().cn())) {
                 throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "base not issued in the trust domain");
@@ -396,6 +439,12 @@ public final class LsvidVerifier {
             if (!leafId.equals(owner)) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + leafId + " does not name " + owner);
+            }
+            for (X509Certificate c : certs) {
+                Instant nb = c.getNotBefore().toInstant();
+                Instant na = c.getNotAfter().toInstant();
+                validity[0] = nb.isAfter(validity[0]) ? nb : validity[0];
+                validity[1] = na.isBefore(validity[1]) ? na : validity[1];
             }
             X509Certificate leaf = certs.get(0);
             if (!Arrays.equals(subjectPublicKeyInfo(leaf, layer), p.sub().pkRaw())) {

@@ -48,9 +48,19 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
      */
     public static OAuthProof create(
             String oauthToken, RSAPublicKey idpKey, String idpKid, int rounds, SecureRandom random) {
+        return create(oauthToken, idpKey, idpKid, rounds, random, null);
+    }
+
+    /**
+     * {@link #create(String, RSAPublicKey, String, int, SecureRandom)} with the proof's RSA
+     * operations computed by {@code provider} (null: the highest-priority provider).
+     */
+    public static OAuthProof create(
+            String oauthToken, RSAPublicKey idpKey, String idpKid, int rounds, SecureRandom random, Provider provider) {
         String msg = OAuthMessage.msgOf(oauthToken);
         byte[] signature = OAuthMessage.signatureOf(oauthToken);
-        ZkProof proof = RsaSignatureProof.prove(OAuthMessage.signingInput(msg), signature, idpKey, rounds, random);
+        ZkProof proof =
+                RsaSignatureProof.prove(OAuthMessage.signingInput(msg), signature, idpKey, rounds, random, provider);
         return new OAuthProof(msg, ZkProofCodec.toJson(proof), Jwks.jwk(idpKey, idpKid));
     }
 
@@ -85,7 +95,7 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
         }
         limits.checkEncodedSize(zkp.length());
         ZkProof parsed = ZkProofCodec.parse(zkp);
-        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), rsa, profile, limits);
+        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), rsa, profile, limits, provider);
     }
 
     /** Names the sizes only. */

@@ -7,6 +7,7 @@ import io.spiffeidt.core.VerificationProfile;
 import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
@@ -78,6 +79,18 @@ public final class RsaSignatureProof {
      * @throws IllegalArgumentException for rounds out of 1 to 256
      */
     public static ZkProof prove(byte[] msg, byte[] signature, RSAPublicKey idpKey, int rounds, SecureRandom random) {
+        return prove(msg, signature, idpKey, rounds, random, null);
+    }
+
+    /**
+     * {@link #prove(byte[], byte[], RSAPublicKey, int, SecureRandom)} with every {@code x^e mod n}
+     * (the witness check and the commitments) computed by {@code provider}'s {@code
+     * RSA/ECB/NoPadding}.
+     *
+     * @param provider the JCA provider of the raw RSA operation; null: the highest-priority one
+     */
+    public static ZkProof prove(
+            byte[] msg, byte[] signature, RSAPublicKey idpKey, int rounds, SecureRandom random, Provider provider) {
         Objects.requireNonNull(msg, "msg");
         Objects.requireNonNull(signature, "signature");
         Objects.requireNonNull(random, "random");
@@ -85,22 +98,29 @@ public final class RsaSignatureProof {
             throw new IllegalArgumentException("rounds must be between 1 and " + ZkProofCodec.MAX_ROUNDS);
         }
         BigInteger n = checkedModulus(idpKey);
-        BigInteger e = idpKey.getPublicExponent();
         BigInteger m = emsaPkcs1Sha256(msg, byteLength(n));
         if (signature.length != byteLength(n)) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, "signature length does not match the IdP key");
         }
+        RsaPublicOperation pow = RsaPublicOperation.of(idpKey, provider);
         BigInteger s = new BigInteger(1, signature);
-        if (s.signum() == 0 || s.compareTo(n) >= 0 || !s.modPow(e, n).equals(m)) {
+        if (s.signum() == 0 || s.compareTo(n) >= 0 || !pow.apply(s).equals(m)) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, "the witness is not a valid signature of msg");
         }
         List<BigInteger> r = new ArrayList<>(rounds);
         List<BigInteger> c = new ArrayList<>(rounds);
-        for (int i = 0; i < rounds; i++) {
-            BigInteger ri = randomUnit(n, random);
-            r.add(ri);
-            c.add(ri.modPow(e, n));
-        }
+        BigInteger product;
+        do { // every r_i is a unit iff their product is; a non-unit means a factor of n was hit: draw again
+            r.clear();
+            c.clear();
+            product = BigInteger.ONE;
+            for (int i = 0; i < rounds; i++) {
+                BigInteger ri = randomNonZero(n, random);
+                r.add(ri);
+                c.add(pow.apply(ri));
+                product = product.multiply(ri).mod(n);
+            }
+        } while (!product.gcd(n).equals(BigInteger.ONE));
         byte[] d = challenge(c);
         List<BigInteger> p = new ArrayList<>(rounds);
         for (int i = 0; i < rounds; i++) {
@@ -125,6 +145,24 @@ public final class RsaSignatureProof {
      */
     public static void verify(
             ZkProof proof, byte[] msg, RSAPublicKey idpKey, VerificationProfile profile, Limits limits) {
+        verify(proof, msg, idpKey, profile, limits, null);
+    }
+
+    /**
+     * {@link #verify(ZkProof, byte[], RSAPublicKey, VerificationProfile, Limits)} with every {@code
+     * p_i^e mod n} computed by {@code provider}'s {@code RSA/ECB/NoPadding}. Every check is the same:
+     * ranges first, then one gcd of the product of the commitments mod {@code n} (all are units iff
+     * the product is), then each round.
+     *
+     * @param provider the JCA provider of the raw RSA operation; null: the highest-priority one
+     */
+    public static void verify(
+            ZkProof proof,
+            byte[] msg,
+            RSAPublicKey idpKey,
+            VerificationProfile profile,
+            Limits limits,
+            Provider provider) {
         Objects.requireNonNull(proof, "proof");
         Objects.requireNonNull(msg, "msg");
         Objects.requireNonNull(profile, "profile");
@@ -139,20 +177,24 @@ public final class RsaSignatureProof {
             throw new AssertionException(ErrorCode.BAD_PROOF, "proof has " + k + " rounds, under the minimum " + min);
         }
         BigInteger n = checkedModulus(idpKey);
-        BigInteger e = idpKey.getPublicExponent();
         for (int i = 0; i < k; i++) {
             inRange(proof.p().get(i), n, "p", i);
             inRange(proof.c().get(i), n, "c", i);
         }
+        BigInteger product = BigInteger.ONE;
+        for (BigInteger ci : proof.c()) {
+            product = product.multiply(ci).mod(n);
+        }
+        if (!product.gcd(n).equals(BigInteger.ONE)) {
+            throw new AssertionException(ErrorCode.BAD_PROOF, "degenerate commitment (shares a factor with n)");
+        }
         BigInteger m = emsaPkcs1Sha256(msg, byteLength(n));
         byte[] d = challenge(proof.c());
+        RsaPublicOperation pow = RsaPublicOperation.of(idpKey, provider);
         for (int i = 0; i < k; i++) {
             BigInteger ci = proof.c().get(i);
-            if (!ci.gcd(n).equals(BigInteger.ONE)) {
-                throw new AssertionException(ErrorCode.BAD_PROOF, "degenerate commitment in round " + i);
-            }
             BigInteger expected = bit(d, i) ? m.multiply(ci).mod(n) : ci;
-            if (!proof.p().get(i).modPow(e, n).equals(expected)) {
+            if (!pow.apply(proof.p().get(i)).equals(expected)) {
                 throw new AssertionException(ErrorCode.BAD_PROOF, "round " + i + " does not verify");
             }
         }
@@ -211,10 +253,10 @@ public final class RsaSignatureProof {
         }
     }
 
-    private static BigInteger randomUnit(BigInteger n, SecureRandom random) {
+    private static BigInteger randomNonZero(BigInteger n, SecureRandom random) {
         while (true) {
             BigInteger r = new BigInteger(n.bitLength(), random);
-            if (r.signum() > 0 && r.compareTo(n) < 0 && r.gcd(n).equals(BigInteger.ONE)) {
+            if (r.signum() > 0 && r.compareTo(n) < 0) {
                 return r;
             }
         }

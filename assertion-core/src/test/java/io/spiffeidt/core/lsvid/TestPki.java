@@ -1,5 +1,6 @@
 package io.spiffeidt.core.lsvid;
 
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import java.io.ByteArrayInputStream;

@@ -68,10 +68,11 @@ public class DvidBenchmarks {
     private SignedJWT oauthToken;
     private RSASSAVerifier oauthVerifier;
     private SecureRandom random;
+    private Provider p;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        Provider p = Providers.of(provider, "RSA");
+        p = Providers.of(provider, "RSA");
         random = new SecureRandom();
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
@@ -110,7 +111,7 @@ public class DvidBenchmarks {
         String[] parts = serialized.split("\\.");
         msg = (parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII);
         signature = Base64.getUrlDecoder().decode(parts[2]);
-        proof = RsaSignatureProof.prove(msg, signature, idpKey, 80, random);
+        proof = RsaSignatureProof.prove(msg, signature, idpKey, 80, random, p);
         oauthVerifier = new RSASSAVerifier(idpKey);
         oauthVerifier.getJCAContext().setProvider(p);
         oauthToken = SignedJWT.parse(serialized);
@@ -128,12 +129,12 @@ public class DvidBenchmarks {
 
     @Benchmark
     public ZkProof zkpProve80() {
-        return RsaSignatureProof.prove(msg, signature, idpKey, 80, random);
+        return RsaSignatureProof.prove(msg, signature, idpKey, 80, random, p);
     }
 
     @Benchmark
     public ZkProof zkpVerify80() {
-        RsaSignatureProof.verify(proof, msg, idpKey, VerificationProfile.STRICT, Limits.defaults());
+        RsaSignatureProof.verify(proof, msg, idpKey, VerificationProfile.STRICT, Limits.defaults(), p);
         return proof;
     }
 

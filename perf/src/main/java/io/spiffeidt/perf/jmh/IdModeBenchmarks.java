@@ -1,6 +1,7 @@
 package io.spiffeidt.perf.jmh;
 
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
@@ -12,7 +13,6 @@ import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeSize;
 import io.spiffeidt.core.idmode.IdModeVerifier;
-import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.TrustBundleSource;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import java.math.BigInteger;

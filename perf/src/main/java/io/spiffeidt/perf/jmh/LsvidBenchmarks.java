@@ -1,5 +1,6 @@
 package io.spiffeidt.perf.jmh;
 
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
@@ -12,7 +13,6 @@ import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.core.lsvid.Presenter;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.security.KeyPair;
@@ -129,6 +129,8 @@ public class LsvidBenchmarks {
         LsvidBaseBuilder bases;
         LsvidExtender extender;
         LsvidVerifier verifier;
+        LsvidVerifier verifierNoMemo;
+        LsvidVerifier verifierChainMemoOnly;
         Lsvid request;
         Lsvid minted;
         LsvidToken subjectBase;
@@ -142,6 +144,14 @@ public class LsvidBenchmarks {
             extender = new LsvidExtender(time, jca);
             verifier =
                     new LsvidVerifier(LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca));
+            // no chain or base memo: every base anchored and verified on every call (as before issue 13)
+            verifierNoMemo = new LsvidVerifier(
+                    LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca), 0);
+            // the chain memo only: verification as it was just before issue 13
+            verifierChainMemoOnly = new LsvidVerifier(
+                    LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca),
+                    LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
+                    0);
             subjectBase = bases.build(path.subject.chain(), path.subject.key());
             assertingBase = bases.build(path.asserting.chain(), path.asserting.key());
             request = extender.extend(Lsvid.of(subjectBase), subjectBase, path.subject.key(), path.asserting.id());
@@ -237,6 +247,18 @@ public class LsvidBenchmarks {
     @Benchmark
     public LsvidVerification verify(Crypto crypto, Presented doc) {
         return crypto.verifier.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
+    }
+
+    /** {@link #verify} without the chain and base memos, in the same run, for the ratio. */
+    @Benchmark
+    public LsvidVerification verifyNoMemo(Crypto crypto, Presented doc) {
+        return crypto.verifierNoMemo.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
+    }
+
+    /** {@link #verify} with the chain memo but without the base memo (before issue 13), same run. */
+    @Benchmark
+    public LsvidVerification verifyChainMemoOnly(Crypto crypto, Presented doc) {
+        return crypto.verifierChainMemoOnly.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
     }
 
     /** Canonical encoding; reports the encoded size as {@code encodedBytes} (see {@link Size}). */

@@ -10,7 +10,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModePresentation;
-import io.spiffeidt.core.idmode.Presenter;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
