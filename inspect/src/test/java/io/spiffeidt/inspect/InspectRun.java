@@ -37,10 +37,6 @@ record InspectRun(int exitCode, String out, String err) {
         return JSON.readTree(out);
     }
 
-    static JsonNode parse(String text) {
-        return JSON.readTree(text);
-    }
-
     /** Writes {@code text} to {@code dir/name} and returns its path as a string. */
     static String write(Path dir, String name, String text) {
         try {
