@@ -412,15 +412,16 @@ final class Decoder {
         return out;
     }
 
-    static String time(Object value) {
+    /** A NumericDate claim as an {@link Instant}; anything else as it is. */
+    static Object time(Object value) {
         if (value instanceof Number n) {
             try {
-                return Report.time(Instant.ofEpochSecond(n.longValue()));
+                return Instant.ofEpochSecond(n.longValue());
             } catch (RuntimeException e) {
-                return String.valueOf(value);
+                return value;
             }
         }
-        return value == null ? null : String.valueOf(value);
+        return value;
     }
 
     static byte[] b64url(String s) {

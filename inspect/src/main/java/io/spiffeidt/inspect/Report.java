@@ -26,12 +26,7 @@ final class Report {
     Map<String, Object> verification;
     final List<String> notes = new ArrayList<>();
 
-    /** A time as ISO-8601 UTC and epoch seconds. */
-    static String time(Instant t) {
-        return t == null ? null : t + " (" + t.getEpochSecond() + ")";
-    }
-
-    /** The JSON form. */
+    /** The JSON form; times are ISO-8601 UTC strings. */
     String toJson() {
         Map<String, Object> root = new LinkedHashMap<>(document);
         if (!details.isEmpty()) {
@@ -42,7 +37,29 @@ final class Report {
             root.put("verification", verification);
         }
         root.put("notes", notes);
-        return JSON.writeValueAsString(root);
+        return JSON.writeValueAsString(jsonValue(root));
+    }
+
+    private static Object jsonValue(Object v) {
+        if (v instanceof Instant t) {
+            return t.toString();
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            m.forEach((k, x) -> out.put(k, jsonValue(x)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>();
+            l.forEach(x -> out.add(jsonValue(x)));
+            return out;
+        }
+        return v;
+    }
+
+    /** A time in a table: ISO-8601 UTC and epoch seconds. */
+    private static String shown(Object v) {
+        return v instanceof Instant t ? t + " (" + t.getEpochSecond() + ")" : String.valueOf(v);
     }
 
     /** Prints the tables. */
@@ -112,11 +129,11 @@ final class Report {
                     if (item instanceof Map<?, ?> m) {
                         flatten(key + "[" + i + "]", (Map<String, Object>) m, rows);
                     } else {
-                        rows.put(key + "[" + i + "]", String.valueOf(item));
+                        rows.put(key + "[" + i + "]", shown(item));
                     }
                 }
             } else if (v != null) {
-                rows.put(key, String.valueOf(v));
+                rows.put(key, shown(v));
             }
         }
     }

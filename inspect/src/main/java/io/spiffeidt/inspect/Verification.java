@@ -226,14 +226,19 @@ final class Verification {
         List<Map<String, Object>> layers = report.layers;
         Object outerAud = layers.isEmpty() ? null : layers.get(0).get("audience");
         SpiffeId verifier = pinned(o.verifier(), outerAud, "verifier", "--verifier", report);
-        SpiffeId asserting =
-                pinned(o.asserting(), delegationIssuer(layers), "asserting workload", "--asserting", report);
+        DelegationRule rule = o.delegation() == null ? DelegationRule.REQUIRED : o.delegation();
+        SpiffeId asserting;
+        if (o.asserting() == null && rule == DelegationRule.ABSENT) {
+            // no layer may carry a delegation, so no asserting workload is consulted
+            asserting = verifier;
+        } else {
+            asserting = pinned(o.asserting(), delegationIssuer(layers), "asserting workload", "--asserting", report);
+        }
         LsvidSettings settings =
                 new LsvidSettings(asserting, bundles.get(0), o.profile(), Limits.defaults(), time, v1Keys, PROVIDER);
         io.spiffeidt.core.lsvid.Presenter peer =
                 io.spiffeidt.core.lsvid.Presenter.of(presenterCertificate(o.presenter()));
         report.verification.put("presenter", peer.id().toString());
-        DelegationRule rule = o.delegation() == null ? DelegationRule.REQUIRED : o.delegation();
         report.verification.put("delegationRule", rule.name().toLowerCase(Locale.ROOT));
         LsvidVerification verified = new LsvidVerifier(settings, 0).verify(doc.text(), verifier, peer, rule);
         if (verified.delegation() == null) {
@@ -336,8 +341,8 @@ final class Verification {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("issuer", l.issuer());
             m.put("audience", l.audience());
-            m.put("iat", Report.time(l.issuedAt()));
-            m.put("exp", Report.time(l.expiresAt()));
+            m.put("iat", l.issuedAt());
+            m.put("exp", l.expiresAt());
             out.add(m);
         }
         return out;
