@@ -2,7 +2,7 @@ package io.spiffeidt.inspect;
 
 import java.util.Locale;
 
-/** The documents the inspector reads (spec/common.md), plus the DVID's zero-knowledge proof. */
+/** The documents the inspector reads (docs/formats/common.md), plus the DVID's zero-knowledge proof. */
 enum Format {
     /** A DVID: compact JWS, three segments (docs/formats/dvid.md). */
     DVID("dvid", "DVID (delegated assertion SVID, compact JWS)"),

@@ -38,7 +38,7 @@ class InspectVectorsTests {
 
     /**
      * Rejected only under strict: a hop whose {@code iss} is not the recomputed key but whose
-     * signature is honest (spec/anon-mode.md: original-compatible does not compare hop issuers, as
+     * signature is honest (docs/formats/anon-mode.md: original-compatible does not compare hop issuers, as
      * schoco.Verify did not).
      */
     private static final List<String> RELAXED_UNDER_ORIGINAL_COMPATIBLE =
