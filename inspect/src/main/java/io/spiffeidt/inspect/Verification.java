@@ -1,6 +1,7 @@
 package io.spiffeidt.inspect;
 
 import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
@@ -27,6 +28,7 @@ import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.zkp.RsaSignatureProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -120,19 +122,18 @@ final class Verification {
                 DvidSettings.DEFAULT_ZKP_ROUNDS);
         DvidKeyResolver resolver = kid -> keys.forKid(kid)
                 .orElseThrow(() -> new AssertionException(
-                        io.spiffeidt.core.ErrorCode.UNTRUSTED_KEY, 0, "no key for kid \"" + kid + "\" in " + o.key()));
+                        ErrorCode.UNTRUSTED_KEY, 0, "no key for kid \"" + kid + "\" in " + o.key()));
         IdpKeyResolver idp = null;
         if (o.idpKey() != null) {
             KeyMaterial.Keys idpKeys = KeyMaterial.publicKeys(o.idpKey(), PROVIDER);
             idp = (issuer, kid) -> {
                 if (o.idpIssuer() != null && !o.idpIssuer().equals(issuer)) {
                     throw new AssertionException(
-                            io.spiffeidt.core.ErrorCode.UNKNOWN_ISSUER, "OAuth issuer is not the given --idp-issuer");
+                            ErrorCode.UNKNOWN_ISSUER, "OAuth issuer is not the given --idp-issuer");
                 }
                 PublicKey k = idpKeys.forKid(kid).orElse(null);
                 if (!(k instanceof RSAPublicKey rsa)) {
-                    throw new AssertionException(
-                            io.spiffeidt.core.ErrorCode.UNTRUSTED_KEY, "no RSA IdP key for kid \"" + kid + "\"");
+                    throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "no RSA IdP key for kid \"" + kid + "\"");
                 }
                 return rsa;
             };
@@ -197,7 +198,7 @@ final class Verification {
         if (o.rootKey() != null) {
             if (!o.rootKey().strip().equals(result.delegation().assertedBy())) {
                 throw new AssertionException(
-                        io.spiffeidt.core.ErrorCode.UNTRUSTED_KEY,
+                        ErrorCode.UNTRUSTED_KEY,
                         0,
                         "the root key is not the given --root-key (inspector check: the services ask the"
                                 + " asserting workload to introspect the root instead)");
@@ -220,7 +221,7 @@ final class Verification {
             throw new UsageException("LSVID verification takes one trust domain's bundle");
         }
         List<PublicKey> v1Keys = new ArrayList<>();
-        for (var p : o.lsvidIssuerKeys()) {
+        for (Path p : o.lsvidIssuerKeys()) {
             v1Keys.add(KeyMaterial.publicKey(p, PROVIDER));
         }
         List<Map<String, Object>> layers = report.layers;
@@ -278,7 +279,7 @@ final class Verification {
             throw new UsageException("this format needs --bundle (the trust domain's CA certificates, PEM)");
         }
         Map<String, List<X509Certificate>> byDomain = new LinkedHashMap<>();
-        for (var file : o.bundles()) {
+        for (Path file : o.bundles()) {
             for (X509Certificate ca : KeyMaterial.certificates(file)) {
                 String td = o.trustDomain();
                 if (td == null) {
@@ -298,7 +299,7 @@ final class Verification {
         return out;
     }
 
-    private static X509Certificate presenterCertificate(java.nio.file.Path file) {
+    private static X509Certificate presenterCertificate(Path file) {
         List<X509Certificate> certs = KeyMaterial.certificates(file);
         return certs.get(0);
     }
