@@ -3,6 +3,7 @@ package io.spiffeidt.core.lsvid;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
