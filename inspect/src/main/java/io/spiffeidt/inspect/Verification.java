@@ -4,6 +4,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
@@ -173,8 +174,7 @@ final class Verification {
                     .verifyWithoutPresenter(doc.text(), artifacts, verifier)
                     .result();
         }
-        io.spiffeidt.core.idmode.Presenter peer =
-                io.spiffeidt.core.idmode.Presenter.of(presenterCertificate(o.presenter()));
+        Presenter peer = Presenter.of(presenterCertificate(o.presenter()));
         report.verification.put("presenter", peer.id().toString());
         return verifier0.verify(doc.text(), artifacts, verifier, peer).result();
     }
@@ -237,8 +237,7 @@ final class Verification {
         }
         LsvidSettings settings =
                 new LsvidSettings(asserting, bundles.get(0), o.profile(), Limits.defaults(), time, v1Keys, PROVIDER);
-        io.spiffeidt.core.lsvid.Presenter peer =
-                io.spiffeidt.core.lsvid.Presenter.of(presenterCertificate(o.presenter()));
+        Presenter peer = Presenter.of(presenterCertificate(o.presenter()));
         report.verification.put("presenter", peer.id().toString());
         report.verification.put("delegationRule", rule.name().toLowerCase(Locale.ROOT));
         LsvidVerification verified = new LsvidVerifier(settings, 0).verify(doc.text(), verifier, peer, rule);
