@@ -1,11 +1,11 @@
 package io.spiffeidt.asserting.lsvid;
 
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.core.Presenter;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.LsvidHop;

@@ -1,8 +1,8 @@
 package io.spiffeidt.mtier.idmode;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.Presenter;
+import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;

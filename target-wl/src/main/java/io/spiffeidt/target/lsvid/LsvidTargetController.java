@@ -2,9 +2,9 @@ package io.spiffeidt.target.lsvid;
 
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.core.Presenter;
 import io.spiffeidt.support.AllowedCallers;
 import io.spiffeidt.support.Caller;
 import io.spiffeidt.support.LsvidHop;
