@@ -32,7 +32,7 @@ import json, os, subprocess, sys
 x, rootfs = sys.argv[1], sys.argv[2]
 m = json.load(open(os.path.join(x, "manifest.json")))[0]
 for layer in m["Layers"]:
-    subprocess.run(["tar", "-xf", os.path.join(x, layer), "-C", rootfs], check=True)
+    subprocess.run(["tar", "--warning=no-unknown-keyword", "-xf", os.path.join(x, layer), "-C", rootfs], check=True)
 cfg = json.load(open(os.path.join(x, m["Config"])))["config"]
 json.dump(cfg, open(rootfs + ".config.json", "w"))
 PY
@@ -104,10 +104,26 @@ for image in idp subject-wl asserting-wl m-tier target-wl; do
       SPIFFE_ENDPOINT_SOCKET="unix:/run/spiffe/$(basename "${sock#unix:}")"
     if r=$(wait_http "http://127.0.0.1:$mport/actuator/health" '.status == "UP"' 120); then
       echo "smoke: $image OK in $(( $(date +%s) - start ))s: health UP on :$mport, uid $(jq -r .User "$dir.config.json")"
+      curl -sf --max-time 5 "http://127.0.0.1:$mport/actuator/prometheus" | grep -v '^#' | sed 's/[{ ].*//' >> "$work/metrics.txt" || true
     else
       echo "smoke: $image FAILED"; tail -30 "$dir.log"; failed=1
     fi
   fi
   kill -- "-${pids[-1]}" 2>/dev/null || true
 done
+# the metric names the dashboard may use (deploy/validate.sh reads the list kept in the repository)
+listed=deploy/compose/grafana/exposed-metrics.txt
+if [ -s "$work/metrics.txt" ]; then
+  sort -u "$work/metrics.txt" > "$work/metrics.sorted"
+  if [ "${SMOKE_WRITE_METRICS:-0}" = 1 ]; then
+    { sed -n '/^#/p' "$listed"; cat "$work/metrics.sorted"; } > "$work/listed" && cp "$work/listed" "$listed"
+    echo "smoke: wrote $listed"
+  fi
+  missing=$(grep -v '^#' "$listed" | grep -v '^spiffeidt_' | comm -23 - "$work/metrics.sorted" || true)
+  if [ -n "$missing" ]; then
+    echo "smoke: listed in $listed but not exposed by the images: $missing"; failed=1
+  else
+    echo "smoke: every metric in $listed is exposed by the images"
+  fi
+fi
 exit $failed
