@@ -13,6 +13,7 @@ import io.spiffeidt.core.anonmode.NonceSource;
 import io.spiffeidt.support.Role;
 import io.spiffeidt.support.WorkloadIdentity;
 import java.time.Clock;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -41,6 +42,10 @@ public class AnonModeAssertingConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(
+            name = "spiffeidt.asserting.introspection.store",
+            havingValue = "memory",
+            matchIfMissing = true)
     IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
             Clock clock, AssertingProperties properties) {
         return new InMemoryIntrospectionStore<>(
