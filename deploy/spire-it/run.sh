@@ -134,8 +134,19 @@ run_as() { # USER NAME ARGS...
 }
 run_as spiffeidt-idp idp -jar "idp/target/idp-$version-exec.jar" --server.port="$idp_port" \
   --server.address=127.0.0.1 --spiffeidt.idp.issuer="http://127.0.0.1:$idp_port"
+# with a PostgreSQL server at hand (SPIFFEIDT_TEST_POSTGRES_URL, as .ci/postgres.sh prints), asserting-wl
+# keeps its introspection entries there (the JDBC store of replicated deployments)
+declare -A extra
+if [ -n "${SPIFFEIDT_TEST_POSTGRES_URL:-}" ]; then
+  extra[asserting-wl]="--spiffeidt.asserting.introspection.store=jdbc
+--spiffeidt.asserting.introspection.jdbc.url=$SPIFFEIDT_TEST_POSTGRES_URL
+--spiffeidt.asserting.introspection.jdbc.username=${SPIFFEIDT_TEST_POSTGRES_USER:-}
+--spiffeidt.asserting.introspection.jdbc.password=${SPIFFEIDT_TEST_POSTGRES_PASSWORD:-}"
+fi
 for wl in asserting-wl target-wl m-tier subject-wl; do
-  run_as "spiffeidt-$wl" "$wl" -jar "$wl/target/$wl-$version-exec.jar" \
+  more=()
+  if [ -n "${extra[$wl]:-}" ]; then mapfile -t more <<< "${extra[$wl]}"; fi
+  run_as "spiffeidt-$wl" "$wl" -jar "$wl/target/$wl-$version-exec.jar" ${more[@]+"${more[@]}"} \
     --server.port="${port[$wl]}" --server.address=127.0.0.1 \
     --management.server.port="${mport[$wl]}" --management.server.address=127.0.0.1 \
     --spiffeidt.workload-api.socket="unix:$work/agent/public/api.sock" \
@@ -153,6 +164,10 @@ for wl in asserting-wl target-wl m-tier subject-wl; do wait_up "http://127.0.0.1
 for wl in subject-wl asserting-wl m-tier target-wl; do
   grep -q "runs as spiffe://$td/$wl" "$work/$wl.log" || fail "$wl did not get spiffe://$td/$wl"
 done
+if [ -n "${extra[asserting-wl]:-}" ]; then
+  grep -q "introspection store: JDBC" "$work/asserting-wl.log" || fail "asserting-wl did not use the JDBC introspection store"
+  log "asserting-wl keeps its introspection entries in PostgreSQL (JDBC store)"
+fi
 log "idp and 4 workloads up, each under its own user, SVIDs from SPIRE"
 
 # --- the walk-through ---
