@@ -76,7 +76,7 @@ wait_http() { # URL JQ_FILTER SECONDS
 failed=0
 # the standalone development Workload API, its sockets open to the images' non-root user
 cp_file=devstack/target/smoke-classpath.txt
-./mvnw -B -q -o -pl devstack dependency:build-classpath -Dmdep.outputFile=target/smoke-classpath.txt >/dev/null
+./mvnw -B -q -pl devstack dependency:build-classpath -Dmdep.outputFile=target/smoke-classpath.txt >/dev/null
 mkdir -m 0777 "$work/sockets"
 (umask 000; exec setsid java -cp "devstack/target/classes:$(cat "$cp_file")" \
   io.spiffeidt.devstack.workloadapi.DevWorkloadApiMain "$work/sockets" > "$work/wlapi.out" 2> "$work/wlapi.err") &
