@@ -104,6 +104,8 @@ for image in idp subject-wl asserting-wl m-tier target-wl; do
       SPIFFE_ENDPOINT_SOCKET="unix:/run/spiffe/$(basename "${sock#unix:}")"
     if r=$(wait_http "http://127.0.0.1:$mport/actuator/health" '.status == "UP"' 120); then
       echo "smoke: $image OK in $(( $(date +%s) - start ))s: health UP on :$mport, uid $(jq -r .User "$dir.config.json")"
+      # one request on subject-wl's plain-HTTP port (401 without a token) makes http_server_requests_* appear
+      [ "$image" = subject-wl ] && curl -s -o /dev/null --max-time 10 -X POST "http://127.0.0.1:$port/api/dvid/balance" || true
       curl -sf --max-time 5 "http://127.0.0.1:$mport/actuator/prometheus" | grep -v '^#' | sed 's/[{ ].*//' >> "$work/metrics.txt" || true
     else
       echo "smoke: $image FAILED"; tail -30 "$dir.log"; failed=1
