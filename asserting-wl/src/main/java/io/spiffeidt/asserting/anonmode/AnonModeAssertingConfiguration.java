@@ -5,6 +5,7 @@ import io.spiffeidt.asserting.config.AssertingProperties.ZkpTiming;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import java.time.Clock;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -16,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 public class AnonModeAssertingConfiguration {
 
     @Bean
+    @ConditionalOnProperty(name = "spiffeidt.asserting.introspection.store", havingValue = "memory", matchIfMissing = true)
     IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
             Clock clock, AssertingProperties properties, AnonModeAssertingProperties anonMode) {
         if (anonMode.zkp() == ZkpTiming.OFF) {

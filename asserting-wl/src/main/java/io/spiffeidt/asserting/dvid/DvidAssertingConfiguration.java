@@ -16,6 +16,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -67,6 +68,10 @@ public class DvidAssertingConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(
+            name = "spiffeidt.asserting.introspection.store",
+            havingValue = "memory",
+            matchIfMissing = true)
     IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, AssertingProperties properties) {
         return new InMemoryIntrospectionStore<>(
                 clock, properties.introspection().maxEntries());

@@ -4,6 +4,7 @@ import io.spiffeidt.asserting.config.AssertingProperties;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import java.time.Clock;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -12,6 +13,10 @@ import org.springframework.context.annotation.Configuration;
 public class IdModeAssertingConfiguration {
 
     @Bean
+    @ConditionalOnProperty(
+            name = "spiffeidt.asserting.introspection.store",
+            havingValue = "memory",
+            matchIfMissing = true)
     IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(Clock clock, AssertingProperties properties) {
         return new InMemoryIntrospectionStore<>(
                 clock, properties.introspection().maxEntries());

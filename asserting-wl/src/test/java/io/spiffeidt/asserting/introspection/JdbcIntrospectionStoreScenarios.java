@@ -1,0 +1,242 @@
+package io.spiffeidt.asserting.introspection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
+import io.spiffeidt.asserting.idmode.IdModeIntrospectionEntry;
+import io.spiffeidt.core.zkp.OAuthProof;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every database must do for {@link JdbcIntrospectionStore}: run by {@code
+ * JdbcIntrospectionStoreH2Tests} (embedded H2) and {@code JdbcIntrospectionStorePostgresIT}. Keys
+ * are fresh per scenario, so a reused database does not matter.
+ */
+abstract class JdbcIntrospectionStoreScenarios {
+
+    /** A clock the scenarios move. */
+    static final class MovableClock extends Clock {
+        private volatile Instant now = Instant.parse("2030-01-01T00:00:00Z");
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+    }
+
+    private static final JdbcIntrospectionStore.Mapping<DvidIntrospectionEntry> DVID =
+            new JdbcIntrospectionStore.Mapping<>(
+                    DvidIntrospectionEntry::introspection,
+                    DvidIntrospectionEntry::pendingOAuthToken,
+                    DvidIntrospectionEntry::new);
+    private static final JdbcIntrospectionStore.Mapping<IdModeIntrospectionEntry> ID_MODE =
+            new JdbcIntrospectionStore.Mapping<>(
+                    IdModeIntrospectionEntry::introspection,
+                    IdModeIntrospectionEntry::pendingOAuthToken,
+                    IdModeIntrospectionEntry::new);
+
+    HikariDataSource dataSource;
+    final MovableClock clock = new MovableClock();
+
+    abstract HikariDataSource openDataSource();
+
+    @BeforeEach
+    void migrate() {
+        dataSource = openDataSource();
+        JdbcIntrospectionStore.migrate(dataSource);
+    }
+
+    @AfterEach
+    void close() {
+        if (dataSource != null) {
+            dataSource.close();
+        }
+    }
+
+    JdbcIntrospectionStore<DvidIntrospectionEntry> dvidStore() {
+        return new JdbcIntrospectionStore<>(dataSource, "dvid", DVID, clock, Duration.ofMinutes(1));
+    }
+
+    static String freshKey() {
+        return "jti-" + UUID.randomUUID();
+    }
+
+    static OAuthProof proof(String tag) {
+        // a large proof text, as real ones are (tens of kilobytes of hex)
+        return new OAuthProof(
+                "header.payload." + tag, "{\"rounds\":\"" + "ab".repeat(20_000) + "\"}", "{\"kid\":\"k1\"}");
+    }
+
+    @Test
+    void anEntryWrittenByOneReplicaIsReadByAnother() {
+        String key = freshKey();
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(proof("one"), null),
+                        clock.instant().plusSeconds(120));
+
+        DvidIntrospectionEntry read = dvidStore().get(key).orElseThrow();
+
+        assertThat(read.introspection()).isEqualTo(proof("one"));
+        assertThat(read.pendingOAuthToken()).isNull();
+    }
+
+    @Test
+    void aPendingTokenWithoutProofRoundTrips() {
+        String key = freshKey();
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(null, "oauth-token"),
+                        clock.instant().plusSeconds(120));
+
+        DvidIntrospectionEntry read = dvidStore().get(key).orElseThrow();
+
+        assertThat(read.introspection()).isNull();
+        assertThat(read.pendingOAuthToken()).isEqualTo("oauth-token");
+    }
+
+    @Test
+    void anUnknownKeyIsEmpty() {
+        assertThat(dvidStore().get(freshKey())).isEmpty();
+    }
+
+    @Test
+    void anExpiredEntryIsNotReturned() {
+        String key = freshKey();
+        JdbcIntrospectionStore<DvidIntrospectionEntry> store = dvidStore();
+        store.put(
+                key,
+                new DvidIntrospectionEntry(proof("x"), null),
+                clock.instant().plusSeconds(120));
+
+        clock.advance(Duration.ofSeconds(120));
+
+        assertThat(store.get(key)).isEmpty();
+    }
+
+    @Test
+    void replaceStoresTheProofOfALiveEntryForEveryReplica() {
+        String key = freshKey();
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(null, "oauth-token"),
+                        clock.instant().plusSeconds(120));
+
+        dvidStore().replace(key, new DvidIntrospectionEntry(proof("lazy"), null));
+
+        DvidIntrospectionEntry read = dvidStore().get(key).orElseThrow();
+        assertThat(read.introspection()).isEqualTo(proof("lazy"));
+        assertThat(read.pendingOAuthToken()).isNull();
+    }
+
+    @Test
+    void replaceOfAnAbsentKeyAddsNothing() {
+        String key = freshKey();
+
+        dvidStore().replace(key, new DvidIntrospectionEntry(proof("lazy"), null));
+
+        assertThat(dvidStore().get(key)).isEmpty();
+    }
+
+    @Test
+    void aSecondPutOfTheSameKeyReplacesTheEntry() {
+        String key = freshKey();
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(proof("first"), null),
+                        clock.instant().plusSeconds(10));
+
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(proof("second"), null),
+                        clock.instant().plusSeconds(120));
+        clock.advance(Duration.ofSeconds(60));
+
+        assertThat(dvidStore().get(key).orElseThrow().introspection()).isEqualTo(proof("second"));
+    }
+
+    @Test
+    void kindsDoNotSeeEachOthersEntries() {
+        String key = freshKey();
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(proof("dvid"), null),
+                        clock.instant().plusSeconds(120));
+        JdbcIntrospectionStore<IdModeIntrospectionEntry> idMode =
+                new JdbcIntrospectionStore<>(dataSource, "id-mode", ID_MODE, clock, Duration.ofMinutes(1));
+
+        assertThat(idMode.get(key)).isEmpty();
+        idMode.put(
+                key,
+                new IdModeIntrospectionEntry(proof("id-mode"), null),
+                clock.instant().plusSeconds(120));
+        assertThat(idMode.get(key).orElseThrow().introspection()).isEqualTo(proof("id-mode"));
+        assertThat(dvidStore().get(key).orElseThrow().introspection()).isEqualTo(proof("dvid"));
+    }
+
+    @Test
+    void purgeDeletesOnlyExpiredEntries() {
+        String expired = freshKey();
+        String live = freshKey();
+        JdbcIntrospectionStore<DvidIntrospectionEntry> store = dvidStore();
+        store.put(
+                expired,
+                new DvidIntrospectionEntry(proof("old"), null),
+                clock.instant().plusSeconds(10));
+        store.put(
+                live,
+                new DvidIntrospectionEntry(proof("new"), null),
+                clock.instant().plusSeconds(600));
+        clock.advance(Duration.ofSeconds(30));
+
+        int deleted = store.purgeExpired();
+
+        assertThat(deleted).isGreaterThanOrEqualTo(1);
+        clock.advance(Duration.ofSeconds(-30));
+        assertThat(store.get(expired)).isEmpty();
+        assertThat(store.get(live)).isPresent();
+    }
+
+    @Test
+    void migratingAgainChangesNothing() {
+        String key = freshKey();
+        dvidStore()
+                .put(
+                        key,
+                        new DvidIntrospectionEntry(proof("kept"), null),
+                        clock.instant().plusSeconds(120));
+
+        JdbcIntrospectionStore.migrate(dataSource);
+
+        assertThat(dvidStore().get(key)).isPresent();
+    }
+}
