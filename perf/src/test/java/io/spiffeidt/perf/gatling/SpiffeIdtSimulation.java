@@ -198,6 +198,34 @@ public class SpiffeIdtSimulation extends Simulation {
         probe.close();
         Path target = settings.dataDir().getParent();
         Path jmh = target.resolve("jmh").resolve("results.json");
-        ReportMain.generate(settings.dataDir(), target.resolve("report"), Files.exists(jmh) ? jmh : null);
+        Path index = ReportMain.generate(settings.dataDir(), target.resolve("report"), Files.exists(jmh) ? jmh : null);
+        checkReport(index.resolveSibling("report.md"));
+    }
+
+    /** Fails the run unless the report has an end-to-end row without errors for every mode and phase. */
+    private void checkReport(Path markdown) {
+        String md;
+        try {
+            md = Files.readString(markdown);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        List<String> missing = new ArrayList<>();
+        for (PerfSettings.Configuration c : settings.configurations()) {
+            for (String mode : settings.modes()) {
+                for (String request : List.of("mint", "balance", "deposit")) {
+                    String row = "| " + c.label() + " | " + mode + " | " + request + " | ";
+                    if (md.lines()
+                            .noneMatch(l -> l.startsWith(row)
+                                    && l.substring(row.length()).matches("\\d+ \\| 0 \\|.*"))) {
+                        missing.add(c.label() + " " + mode + " " + request);
+                    }
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("the report lacks an error-free end-to-end row for " + missing);
+        }
+        System.out.println("report: " + markdown.resolveSibling("index.html").toAbsolutePath());
     }
 }
