@@ -1,0 +1,113 @@
+package io.spiffeidt.perf.gatling;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one Gatling run measures, from system properties (docs/measurement.md lists them).
+ *
+ * @param profile {@code quick} (default), {@code ci} or {@code full} durations and rates
+ * @param configurations pooling profile × JWKS cache pairs, each run on a freshly started stack
+ * @param modes the modes (path segments)
+ * @param mintRate mint requests per second in the measured phase, per mode
+ * @param useRate use sessions (balance then deposit) per second, per mode
+ * @param warmUp warm-up duration (ramp from 1/s to the rate) before each measured phase
+ * @param measure measured phase duration
+ * @param baseUrl subject-wl's URL when not embedded, else {@code null}
+ * @param idpUrl the IdP's URL when not embedded
+ * @param metricsUrls workload name to {@code /actuator/prometheus} URL when not embedded
+ * @param users how many test users ({@code user0001}...)
+ * @param dataDir where raw data go (requests, scrapes, environment)
+ */
+record PerfSettings(
+        String profile,
+        List<Configuration> configurations,
+        List<String> modes,
+        double mintRate,
+        double useRate,
+        Duration warmUp,
+        Duration measure,
+        String baseUrl,
+        String idpUrl,
+        Map<String, String> metricsUrls,
+        int users,
+        Path dataDir) {
+
+    static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
+    static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
+    static final List<String> JWKS = List.of("refresh-ahead", "none");
+
+    /** One stack configuration. */
+    record Configuration(String pooling, String jwksCache) {
+        String label() {
+            return pooling + "+" + jwksCache;
+        }
+    }
+
+    boolean embedded() {
+        return baseUrl == null;
+    }
+
+    static PerfSettings fromSystemProperties() {
+        String profile = prop("spiffeidt.perf.profile", "quick");
+        String matrix = prop("spiffeidt.perf.matrix", profile.equals("ci") ? "ci" : "quick");
+        boolean ci = profile.equals("ci");
+        List<Configuration> configs = new ArrayList<>();
+        String baseUrl = System.getProperty("spiffeidt.base-url");
+        if (baseUrl != null) {
+            // a deployment we do not restart: one configuration, labelled by the user
+            configs.add(new Configuration(
+                    prop("spiffeidt.pooling.profile", "remote"), prop("spiffeidt.oauth.jwks-cache", "remote")));
+        } else if (matrix.equals("full")) {
+            for (String p : POOLING) {
+                for (String j : JWKS) {
+                    configs.add(new Configuration(p, j));
+                }
+            }
+        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci) {
+            configs.add(new Configuration(
+                    prop("spiffeidt.pooling.profile", "pooled"), prop("spiffeidt.oauth.jwks-cache", "refresh-ahead")));
+        } else {
+            configs.add(new Configuration("thesis", "refresh-ahead"));
+            configs.add(new Configuration("pooled", "refresh-ahead"));
+        }
+        List<String> modes = Arrays.stream(prop("spiffeidt.perf.modes", String.join(",", ALL_MODES))
+                        .split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+        Map<String, String> metrics = new LinkedHashMap<>();
+        String m = System.getProperty("spiffeidt.metrics-urls");
+        if (m != null) {
+            for (String kv : m.split(",")) {
+                int eq = kv.indexOf('=');
+                if (eq > 0) {
+                    metrics.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                }
+            }
+        }
+        return new PerfSettings(
+                profile,
+                List.copyOf(configs),
+                modes,
+                Double.parseDouble(prop("spiffeidt.perf.mint-rate", ci ? "3" : "4")),
+                Double.parseDouble(prop("spiffeidt.perf.use-rate", ci ? "2" : "2")),
+                Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.warm-up", ci ? "2" : "3"))),
+                Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.duration", ci ? "3" : "6"))),
+                baseUrl,
+                prop("spiffeidt.idp-url", null),
+                Map.copyOf(metrics),
+                Integer.parseInt(prop("spiffeidt.perf.users", "100")),
+                Path.of(prop("spiffeidt.perf.dir", "target")).resolve("perf-data"));
+    }
+
+    private static String prop(String key, String def) {
+        String v = System.getProperty(key);
+        return v == null || v.isBlank() ? def : v.trim();
+    }
+}

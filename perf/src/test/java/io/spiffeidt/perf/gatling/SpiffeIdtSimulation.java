@@ -1,0 +1,231 @@
+package io.spiffeidt.perf.gatling;
+
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.CoreDsl;
+import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.Session;
+import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.spiffeidt.perf.report.ReportMain;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Every mode's two phases (mint; use = balance then deposit) per stack configuration, in sequence:
+ * for each configuration the stack is (re)started, tokens of distinct test users are fetched from the
+ * IdP, then per mode and phase a warm-up, a scrape of every workload, the measured phase at a
+ * constant arrival rate, and another scrape. The report is generated at the end (docs/measurement.md).
+ */
+public class SpiffeIdtSimulation extends Simulation {
+
+    private final PerfSettings settings = PerfSettings.fromSystemProperties();
+    private final Probe probe = new Probe(settings.dataDir());
+    private final StackProcess stack =
+            settings.embedded() ? new StackProcess(settings.dataDir().resolve("stack-logs")) : null;
+    private final String baseUrl = settings.embedded() ? stack.subjectUrl() : settings.baseUrl();
+    private final String idpUrl = settings.embedded() ? stack.idpUrl() : settings.idpUrl();
+    private final Map<String, String> metricsUrls = settings.embedded() ? stack.metricsUrls() : settings.metricsUrls();
+    private volatile List<String> tokens = List.of();
+    private final AtomicLong nextUser = new AtomicLong();
+
+    /** Round robin over the current tokens: concurrent virtual users get distinct users. */
+    private final Iterator<Map<String, Object>> feeder = new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+            return true;
+        }
+
+        @Override
+        public Map<String, Object> next() {
+            List<String> t = tokens;
+            if (t.isEmpty()) {
+                throw new IllegalStateException("no tokens fetched");
+            }
+            return Map.of("token", t.get((int) (nextUser.getAndIncrement() % t.size())));
+        }
+    };
+
+    {
+        if (idpUrl == null) {
+            throw new IllegalArgumentException("-Dspiffeidt.base-url needs -Dspiffeidt.idp-url too");
+        }
+        HttpProtocolBuilder protocol = http.baseUrl(baseUrl)
+                .shareConnections()
+                .disableCaching()
+                .acceptHeader("application/json")
+                .userAgentHeader("spiffeidt-perf");
+
+        List<PopulationBuilder> chain = new ArrayList<>();
+        for (PerfSettings.Configuration config : settings.configurations()) {
+            String label = config.label();
+            chain.add(control("start " + label, () -> start(config)));
+            for (String mode : settings.modes()) {
+                for (String phase : List.of("mint", "use")) {
+                    double rate = phase.equals("mint") ? settings.mintRate() : settings.useRate();
+                    String name = label + " " + mode + " " + phase;
+                    chain.add(load(label, mode, phase, true)
+                            .injectOpen(rampUsersPerSec(1)
+                                    .to(rate)
+                                    .during(settings.warmUp().toSeconds())));
+                    chain.add(control(
+                            name + " scrape before",
+                            () -> probe.scrape(label, mode + "-" + phase, "before", metricsUrls, pid())));
+                    chain.add(load(label, mode, phase, false)
+                            .injectOpen(constantUsersPerSec(rate)
+                                    .during(settings.measure().toSeconds())));
+                    chain.add(control(
+                            name + " scrape after",
+                            () -> probe.scrape(label, mode + "-" + phase, "after", metricsUrls, pid())));
+                }
+            }
+        }
+        PopulationBuilder root = chain.get(chain.size() - 1);
+        for (int i = chain.size() - 2; i >= 0; i--) {
+            root = chain.get(i).andThen(root);
+        }
+        setUp(root)
+                .protocols(protocol)
+                .assertions(global().failedRequests().count().is(0L));
+    }
+
+    private long pid() {
+        return stack == null ? -1 : stack.pid();
+    }
+
+    private void start(PerfSettings.Configuration config) {
+        if (stack != null) {
+            Map<String, String> props = new LinkedHashMap<>();
+            props.put("spiffeidt.pooling.profile", config.pooling());
+            props.put("spiffeidt.oauth.jwks-cache", config.jwksCache());
+            stack.start(props);
+            probe.environment(Map.of("stack.jvm.pid." + config.label(), Long.toString(stack.pid())));
+        }
+        tokens = probe.tokens(idpUrl, settings.users());
+    }
+
+    private static PopulationBuilder control(String name, Runnable action) {
+        return scenario(name)
+                .exec(session -> {
+                    action.run();
+                    return session;
+                })
+                .injectOpen(atOnceUsers(1));
+    }
+
+    private io.gatling.javaapi.core.ScenarioBuilder load(String label, String mode, String phase, boolean warmUp) {
+        String scenarioName = label + " " + mode + " " + phase + (warmUp ? " warm-up" : "");
+        String prefix = warmUp ? "warm-up " : "";
+        ChainBuilder requests;
+        if (phase.equals("mint")) {
+            requests = request(label, mode, phase, prefix, "mint", null, warmUp);
+        } else {
+            requests = request(label, mode, phase, prefix, "balance", null, warmUp)
+                    .exec(request(label, mode, phase, prefix, "deposit", "{\"amount\": 1}", warmUp));
+        }
+        return scenario(scenarioName).feed(feeder).exec(requests);
+    }
+
+    private ChainBuilder request(
+            String label, String mode, String phase, String prefix, String op, String body, boolean warmUp) {
+        var builder = http(prefix + label + " " + mode + " " + op)
+                .post("/api/" + mode + "/" + op)
+                .header("Authorization", "Bearer #{token}")
+                .check(responseTimeInMillis().saveAs("rt"), status().is(200));
+        if (body != null) {
+            builder = builder.body(StringBody(body)).asJson();
+        }
+        return CoreDsl.exec(builder).exec(session -> record(session, label, mode, phase, op, warmUp));
+    }
+
+    private Session record(Session session, String label, String mode, String phase, String op, boolean warmUp) {
+        long rt = session.contains("rt") ? session.getLong("rt") : -1;
+        probe.request(label, mode, warmUp ? phase + "-warm-up" : phase, op, rt, !session.isFailed() && rt >= 0);
+        return session.remove("rt").markAsSucceeded();
+    }
+
+    @Override
+    public void before() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("load.before", Probe.loadAverage());
+        env.put("target", settings.embedded() ? "embedded (DevStackMain in a separate JVM)" : baseUrl);
+        env.put("profile", settings.profile());
+        env.put("started", java.time.Instant.now().toString());
+        env.put("java.version", System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
+        env.put("java.vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        env.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        env.put("cpu.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        env.put("cpu.model", Environment.cpuModel());
+        env.put("git.revision", Environment.gitRevision());
+        env.put("measure.seconds", Long.toString(settings.measure().toSeconds()));
+        env.put(
+                "rates",
+                settings.mintRate() + ", " + settings.useRate() + " / "
+                        + settings.warmUp().toSeconds() + " s / "
+                        + settings.measure().toSeconds() + " s");
+        env.put("configurations", settings.configurations().toString());
+        if (stack != null) {
+            stack.ports().forEach((k, v) -> env.put("port." + k, Integer.toString(v)));
+        }
+        probe.environment(env);
+    }
+
+    @Override
+    public void after() {
+        probe.environment(Map.of(
+                "load.after",
+                Probe.loadAverage(),
+                "finished",
+                java.time.Instant.now().toString()));
+        if (stack != null) {
+            stack.stop();
+        }
+        probe.close();
+        Path target = settings.dataDir().getParent();
+        Path jmh = target.resolve("jmh").resolve("results.json");
+        Path index = ReportMain.generate(settings.dataDir(), target.resolve("report"), Files.exists(jmh) ? jmh : null);
+        checkReport(index.resolveSibling("report.md"));
+    }
+
+    /** Fails the run unless the report has an end-to-end row without errors for every mode and phase. */
+    private void checkReport(Path markdown) {
+        String md;
+        try {
+            md = Files.readString(markdown);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        List<String> missing = new ArrayList<>();
+        for (PerfSettings.Configuration c : settings.configurations()) {
+            for (String mode : settings.modes()) {
+                for (String request : List.of("mint", "balance", "deposit")) {
+                    String row = "| " + c.label() + " | " + mode + " | " + request + " | ";
+                    if (md.lines()
+                            .noneMatch(l -> l.startsWith(row)
+                                    && l.substring(row.length()).matches("\\d+ \\| 0 \\|.*"))) {
+                        missing.add(c.label() + " " + mode + " " + request);
+                    }
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("the report lacks an error-free end-to-end row for " + missing);
+        }
+        System.out.println("report: " + markdown.resolveSibling("index.html").toAbsolutePath());
+    }
+}
