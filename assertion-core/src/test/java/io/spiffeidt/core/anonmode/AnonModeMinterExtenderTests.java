@@ -5,10 +5,10 @@ import static io.spiffeidt.core.anonmode.AnonModeVerifierTests.DPR;
 import static io.spiffeidt.core.anonmode.AnonModeVerifierTests.NOW;
 import static io.spiffeidt.core.anonmode.AnonModeVerifierTests.SUBJECT;
 import static io.spiffeidt.core.anonmode.AnonModeVerifierTests.TARGET;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.internal.Json;
 import java.time.Duration;
@@ -53,18 +53,9 @@ class AnonModeMinterExtenderTests {
                         .outermost()
                         .expiresAt())
                 .isEqualTo(NOW.plusSeconds(45));
-        assertThatThrownBy(() -> minter.mint(SUBJECT, DPA, DPR, NOW))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.EXPIRED);
-        assertThatThrownBy(() -> minter.mint(SUBJECT, DPA, ""))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
-        assertThatThrownBy(() -> minter.mint(SUBJECT, DPA, "x".repeat(3000)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> minter.mint(SUBJECT, DPA, DPR, NOW)).hasCode(ErrorCode.EXPIRED);
+        assertThatAssertion(() -> minter.mint(SUBJECT, DPA, "")).hasCode(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> minter.mint(SUBJECT, DPA, "x".repeat(3000))).hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -90,10 +81,8 @@ class AnonModeMinterExtenderTests {
                 .token();
         AnonModeSettings muchLater = AnonModeVerifierTests.settingsAt(NOW.plus(Duration.ofMinutes(10)));
 
-        assertThatThrownBy(() -> new AnonModeExtender(muchLater, NonceSource.secureRandom()).extend(root, null))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.EXPIRED);
+        assertThatAssertion(() -> new AnonModeExtender(muchLater, NonceSource.secureRandom()).extend(root, null))
+                .hasCode(ErrorCode.EXPIRED);
     }
 
     @Test
@@ -106,10 +95,7 @@ class AnonModeMinterExtenderTests {
         AnonModeExtender extender = new AnonModeExtender(SETTINGS, NonceSource.secureRandom());
 
         for (String bad : List.of(stripped, nonCanonical, "a.b.c", "")) {
-            assertThatThrownBy(() -> extender.extend(bad, null))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
+            assertThatAssertion(() -> extender.extend(bad, null)).hasCode(ErrorCode.MALFORMED);
         }
     }
 

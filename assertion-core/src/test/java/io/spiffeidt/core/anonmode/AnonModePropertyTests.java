@@ -1,9 +1,8 @@
 package io.spiffeidt.core.anonmode;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.VerifiedResult;
@@ -42,14 +41,10 @@ class AnonModePropertyTests {
                             .commitment()
                             .subtract(key.publicKey()
                                     .multiply(Schnorr.challenge(signature.commitment(), message, key.publicKey()))));
-            assertThatThrownBy(() -> Schnorr.verify(other.publicKey(), message, signature))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.BAD_SIGNATURE);
-            assertThatThrownBy(() -> Schnorr.verify(key.publicKey(), message + "x", signature))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.BAD_SIGNATURE);
+            assertThatAssertion(() -> Schnorr.verify(other.publicKey(), message, signature))
+                    .hasCode(ErrorCode.BAD_SIGNATURE);
+            assertThatAssertion(() -> Schnorr.verify(key.publicKey(), message + "x", signature))
+                    .hasCode(ErrorCode.BAD_SIGNATURE);
         }
     }
 
@@ -75,9 +70,11 @@ class AnonModePropertyTests {
             if (chars[at] != '.') {
                 chars[at] = replacement;
                 String changed = new String(chars);
-                assertThatThrownBy(() -> verifier.verify(changed, AnonModeVerifierTests.TARGET))
-                        .as("change at %d of %d", at, chars.length)
-                        .isInstanceOf(AssertionException.class);
+                assertThatAssertion(
+                        () -> verifier.verify(changed, AnonModeVerifierTests.TARGET),
+                        "change at %d of %d",
+                        at,
+                        chars.length);
             }
         }
     }

@@ -4,10 +4,9 @@ import static io.spiffeidt.core.anonmode.AnonModeVectors.list;
 import static io.spiffeidt.core.anonmode.AnonModeVectors.number;
 import static io.spiffeidt.core.anonmode.AnonModeVectors.object;
 import static io.spiffeidt.core.anonmode.AnonModeVectors.string;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
@@ -199,10 +198,7 @@ class AnonModeVectorsTests {
             assertThat(result.depth()).isEqualTo(token.split("\\.", -1).length / 2);
             assertThat(result.delegation().dpr()).isEqualTo("alice@example.test");
         } else {
-            assertThatThrownBy(() -> verifier.verify(token, self))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isIn(rejects);
+            assertThatAssertion(() -> verifier.verify(token, self)).hasCodeIn(rejects);
         }
     }
 
@@ -217,10 +213,7 @@ class AnonModeVectorsTests {
         }
         AnonModeVerifier verifier = verifier(VerificationProfile.STRICT);
 
-        assertThatThrownBy(() -> verifier.verify(token, verifierFor(token)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isIn(STRICT_REJECTS.get(name));
+        assertThatAssertion(() -> verifier.verify(token, verifierFor(token))).hasCodeIn(STRICT_REJECTS.get(name));
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.spiffeidt.core.anonmode;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
@@ -362,11 +362,9 @@ class AnonModeVerifierTests extends VerifierContractTests {
 
         assertThat(shallow.verify(VALID, TARGET).depth()).isEqualTo(3);
         assertRejected(shallow, chain(SETTINGS, 4), TARGET, ErrorCode.LIMIT_EXCEEDED);
-        assertThatThrownBy(() -> new AnonModeExtender(SETTINGS.withLimits(three), NonceSource.secureRandom())
+        assertThatAssertion(() -> new AnonModeExtender(SETTINGS.withLimits(three), NonceSource.secureRandom())
                         .extend(VALID, null))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     // ---------------------------------------------------------------- claims

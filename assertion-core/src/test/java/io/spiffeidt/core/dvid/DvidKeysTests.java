@@ -1,10 +1,9 @@
 package io.spiffeidt.core.dvid;
 
 import static io.spiffeidt.core.dvid.DvidTestSupport.BC;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
@@ -40,10 +39,7 @@ class DvidKeysTests {
     }
 
     private static void assertCode(String jwks, ErrorCode code) {
-        assertThatThrownBy(() -> DvidKeys.parse(jwks, BC))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(() -> DvidKeys.parse(jwks, BC)).hasCode(code);
     }
 
     private static Map<String, Object> rsaJwk() {
@@ -147,9 +143,7 @@ class DvidKeysTests {
         Map<String, Object> jwk = rsaJwk();
         jwk.put("n", Codec.b64url(Jwks.unsigned(((RSAPublicKey) weak.getPublic()).getModulus())));
         assertCode(set(jwk), ErrorCode.UNSUPPORTED);
-        assertThatThrownBy(() -> DvidKeys.jwk(weak.getPublic()))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThatAssertion(() -> DvidKeys.jwk(weak.getPublic())).hasCode(ErrorCode.UNSUPPORTED);
     }
 
     @ParameterizedTest
@@ -207,11 +201,7 @@ class DvidKeysTests {
     void verifyWhenResolverAskedForAnUnknownKidThenUntrustedKey() {
         DvidKeyResolver resolver = DvidKeyResolver.of(DvidKeys.parse(DvidKeys.jwks(RSA), BC));
         assertThat(resolver.resolve(DvidKeys.thumbprint(RSA))).isEqualTo(RSA);
-        assertThatThrownBy(() -> resolver.resolve("other"))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
-        assertThatThrownBy(() -> resolver.resolve(""))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> resolver.resolve("other")).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> resolver.resolve("")).hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 }

@@ -9,13 +9,13 @@ import static io.spiffeidt.core.dvid.DvidTestSupport.NOW;
 import static io.spiffeidt.core.dvid.DvidTestSupport.SUBJECT;
 import static io.spiffeidt.core.dvid.DvidTestSupport.TARGET;
 import static io.spiffeidt.core.dvid.DvidTestSupport.clockAt;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.RSAKey;
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.Codec;
@@ -96,10 +96,8 @@ class DvidMinterTests {
     @Test
     void verifyWhenOAuthTokenAlreadyExpiredThenExpired() {
         for (Instant exp : List.of(NOW, NOW.minusSeconds(1))) {
-            assertThatThrownBy(() -> rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, exp)))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.EXPIRED);
+            assertThatAssertion(() -> rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, DPR, exp)))
+                    .hasCode(ErrorCode.EXPIRED);
         }
     }
 
@@ -113,19 +111,16 @@ class DvidMinterTests {
     @Test
     void verifyWhenPeerOutsideTheTrustDomainThenDelegationInvalid() {
         SpiffeId foreign = SpiffeId.parse("spiffe://other.org/subject_wl");
-        assertThatThrownBy(() -> rsaMinter().mint(DvidMintRequest.of(foreign, DPA, DPR, OAUTH_EXP)))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.DELEGATION_INVALID);
+        assertThatAssertion(() -> rsaMinter().mint(DvidMintRequest.of(foreign, DPA, DPR, OAUTH_EXP)))
+                .hasCode(ErrorCode.DELEGATION_INVALID);
     }
 
     @Test
     void verifyWhenDelegationClaimsEmptyOrTooLongThenRejected() {
-        assertThatThrownBy(() -> rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, "", OAUTH_EXP)))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
-        assertThatThrownBy(() -> rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, "x".repeat(2049), OAUTH_EXP)))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, "", OAUTH_EXP)))
+                .hasCode(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> rsaMinter().mint(DvidMintRequest.of(SUBJECT, DPA, "x".repeat(2049), OAUTH_EXP)))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -178,15 +173,13 @@ class DvidMinterTests {
         String rs256 = rsaMinter()
                 .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP))
                 .token();
-        assertThatThrownBy(
+        assertThatAssertion(
                         () -> new DvidVerifier(settings, BC, DvidKeyResolver.of(RSA.getPublic())).verify(rs256, MIDDLE))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+                .hasCode(ErrorCode.UNSUPPORTED);
         DvidSettings rsSettings = DvidSettings.defaults(ASSERTING, clockAt(NOW));
-        assertThatThrownBy(() -> new DvidVerifier(rsSettings, BC, DvidKeyResolver.of(ec.getPublic()))
+        assertThatAssertion(() -> new DvidVerifier(rsSettings, BC, DvidKeyResolver.of(ec.getPublic()))
                         .verify(dvid.token(), MIDDLE))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+                .hasCode(ErrorCode.UNSUPPORTED);
     }
 
     @Test
@@ -240,10 +233,9 @@ class DvidMinterTests {
         DvidSettings tight = DvidSettings.defaults(ASSERTING, clockAt(NOW))
                 .withLimits(new io.spiffeidt.core.Limits(1024, 32, 2048, 80, 256));
         EmbeddedZkp big = new EmbeddedZkp("a.b", "x".repeat(2000));
-        assertThatThrownBy(() -> minter(RSA, tight)
+        assertThatAssertion(() -> minter(RSA, tight)
                         .mint(DvidMintRequest.of(SUBJECT, DPA, DPR, OAUTH_EXP).withZkp(big)))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test

@@ -6,10 +6,9 @@ import static io.spiffeidt.core.dvid.DvidTestSupport.SUBJECT;
 import static io.spiffeidt.core.dvid.DvidTestSupport.at;
 import static io.spiffeidt.core.dvid.DvidTestSupport.clockAt;
 import static io.spiffeidt.core.dvid.DvidTestSupport.has;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
@@ -108,22 +107,18 @@ class DvidVectorsTests {
             assertThat(ok.result().encodedSize())
                     .isEqualTo(((BigInteger) at(v, "outputs.dasvid_bytes")).intValueExact());
             // Strict: no jti (and for 001 / 002 an empty kid): rejected, never accepted.
-            assertThatThrownBy(() -> verifier(VerificationProfile.STRICT, iat, assertingKey)
+            assertThatAssertion(() -> verifier(VerificationProfile.STRICT, iat, assertingKey)
                             .verify(token, SUBJECT))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
+                    .hasCode(ErrorCode.MALFORMED);
         } else {
             assertThat((String) at(v, "strict_implementation_expectation")).startsWith("reject");
             for (VerificationProfile profile : VerificationProfile.values()) {
                 // strict stops earlier, at the empty kid; original-compatible reaches the signature
                 ErrorCode expected =
                         profile == VerificationProfile.STRICT ? ErrorCode.MALFORMED : ErrorCode.BAD_SIGNATURE;
-                assertThatThrownBy(() -> verifier(profile, iat, assertingKey).verify(token, SUBJECT))
+                assertThatAssertion(() -> verifier(profile, iat, assertingKey).verify(token, SUBJECT))
                         .as("%s under %s", at(v, "vector"), profile)
-                        .isInstanceOf(AssertionException.class)
-                        .extracting(e -> ((AssertionException) e).code())
-                        .isEqualTo(expected);
+                        .hasCode(expected);
             }
         }
     }
@@ -179,11 +174,9 @@ class DvidVectorsTests {
         assertThat((Boolean) at(v, "verification.extra.DasvidSigValidation")).isTrue();
         assertThat((Boolean) at(v, "verification.extra.DasvidExpValidation")).isFalse();
         ErrorCode expected = profile == VerificationProfile.STRICT ? ErrorCode.MALFORMED : ErrorCode.EXPIRED;
-        assertThatThrownBy(() -> verifier(profile, DvidTestSupport.NOW.getEpochSecond(), key)
+        assertThatAssertion(() -> verifier(profile, DvidTestSupport.NOW.getEpochSecond(), key)
                         .verify(token, SUBJECT))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(expected);
+                .hasCode(expected);
     }
 
     @Test
@@ -194,10 +187,9 @@ class DvidVectorsTests {
                         .verify(token, SUBJECT)
                         .dpr())
                 .isEqualTo(DvidTestSupport.DPR);
-        assertThatThrownBy(() -> verifier(VerificationProfile.ORIGINAL_COMPATIBLE, 1700000151L, key)
+        assertThatAssertion(() -> verifier(VerificationProfile.ORIGINAL_COMPATIBLE, 1700000151L, key)
                         .verify(token, SUBJECT))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.EXPIRED);
+                .hasCode(ErrorCode.EXPIRED);
     }
 
     @Test
@@ -209,9 +201,7 @@ class DvidVectorsTests {
         DvidVerifier onlyTestKid = new DvidVerifier(settings, BC, DvidKeyResolver.of(Map.of("test-kid", key)));
         DvidVerifier onlyEmptyKid = new DvidVerifier(settings, BC, DvidKeyResolver.of(Map.of("", key)));
         assertThat(onlyTestKid.verify(token, SUBJECT).dpr()).isEqualTo(DvidTestSupport.DPR);
-        assertThatThrownBy(() -> onlyEmptyKid.verify(token, SUBJECT))
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> onlyEmptyKid.verify(token, SUBJECT)).hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     // ---- ZKP vectors (vector 010's derived values: RsaSignatureProofTests) ------------------------
@@ -232,11 +222,9 @@ class DvidVectorsTests {
                 RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults());
             } else {
                 assertThat(expectation).startsWith("reject");
-                assertThatThrownBy(() -> RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults()))
+                assertThatAssertion(() -> RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults()))
                         .as("%s under %s", at(v, "vector"), profile)
-                        .isInstanceOf(AssertionException.class)
-                        .extracting(e -> ((AssertionException) e).code())
-                        .isEqualTo(ErrorCode.BAD_PROOF);
+                        .hasCode(ErrorCode.BAD_PROOF);
             }
         }
     }
@@ -258,9 +246,8 @@ class DvidVectorsTests {
         // any message: the original accepted it for all of them
         byte[] other = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0".getBytes(StandardCharsets.US_ASCII);
         for (VerificationProfile profile : VerificationProfile.values()) {
-            assertThatThrownBy(() -> RsaSignatureProof.verify(proof, other, idpJwkKey(v), profile, Limits.defaults()))
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.BAD_PROOF);
+            assertThatAssertion(() -> RsaSignatureProof.verify(proof, other, idpJwkKey(v), profile, Limits.defaults()))
+                    .hasCode(ErrorCode.BAD_PROOF);
         }
     }
 

@@ -10,10 +10,9 @@ import static io.spiffeidt.core.dvid.DvidTestSupport.NOW;
 import static io.spiffeidt.core.dvid.DvidTestSupport.SUBJECT;
 import static io.spiffeidt.core.dvid.DvidTestSupport.TARGET;
 import static io.spiffeidt.core.dvid.DvidTestSupport.clockAt;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
@@ -153,10 +152,7 @@ class DvidVerifierTests extends VerifierContractTests {
     }
 
     private static void assertCode(DvidVerifier verifier, String token, SpiffeId who, ErrorCode code) {
-        assertThatThrownBy(() -> verifier.verify(token, who))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(() -> verifier.verify(token, who)).hasCode(code);
     }
 
     @Test

@@ -3,12 +3,12 @@ package io.spiffeidt.core.idmode;
 import static io.spiffeidt.core.idmode.IdModeWorld.ASSERTING;
 import static io.spiffeidt.core.idmode.IdModeWorld.CA;
 import static io.spiffeidt.core.idmode.IdModeWorld.SUBJECT;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.testkit.TestPki;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.Collections;
@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The artifacts side-car: its JSON form, the original PEM form, and what neither accepts. */
 class IdModeArtifactsTests {
 
-    private static final TestPki.Ca INTERMEDIATE = CA.intermediate();
-    private static final IdModeCredentials VIA_INTERMEDIATE = INTERMEDIATE.leaf("m-tier");
+    private static final TestPki INTERMEDIATE = CA.intermediate();
+    private static final IdModeCredentials VIA_INTERMEDIATE = IdModeWorld.credentials(INTERMEDIATE.issue("m-tier"));
 
     @Test
     void verifyWhenJsonFormWrittenThenArrayOfArraysOfStdBase64LeafFirst() {
@@ -64,19 +64,15 @@ class IdModeArtifactsTests {
                 "garbage"
             })
     void verifyWhenArtifactsGarbageThenMalformed(String text) {
-        assertThatThrownBy(() -> IdModeArtifacts.parse(text, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModeArtifacts.parse(text, Limits.defaults()))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
     void verifyWhenTextAfterLastPemBlockThenMalformed() {
         String text = pem(ASSERTING.leaf()) + "trailing";
-        assertThatThrownBy(() -> IdModeArtifacts.parse(text, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModeArtifacts.parse(text, Limits.defaults()))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
@@ -87,10 +83,8 @@ class IdModeArtifactsTests {
         System.arraycopy(a, 0, both, 0, a.length);
         System.arraycopy(b, 0, both, a.length, b.length);
         String json = "[[\"" + Base64.getEncoder().encodeToString(both) + "\"]]";
-        assertThatThrownBy(() -> IdModeArtifacts.parse(json, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModeArtifacts.parse(json, Limits.defaults()))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
@@ -102,10 +96,8 @@ class IdModeArtifactsTests {
             if (bad.equals(b64)) {
                 continue;
             }
-            assertThatThrownBy(() -> IdModeArtifacts.parse("[[\"" + bad + "\"]]", Limits.defaults()))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
+            assertThatAssertion(() -> IdModeArtifacts.parse("[[\"" + bad + "\"]]", Limits.defaults()))
+                    .hasCode(ErrorCode.MALFORMED);
         }
     }
 
@@ -116,10 +108,7 @@ class IdModeArtifactsTests {
                 IdModeArtifacts.of(Collections.nCopies(3, ASSERTING.chain())).toJson();
         String pems = pem(ASSERTING.leaf()).repeat(3);
         for (String text : List.of(json, pems)) {
-            assertThatThrownBy(() -> IdModeArtifacts.parse(text, two))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+            assertThatAssertion(() -> IdModeArtifacts.parse(text, two)).hasCode(ErrorCode.LIMIT_EXCEEDED);
         }
     }
 
@@ -129,20 +118,15 @@ class IdModeArtifactsTests {
         List<List<String>> b64 = List.of(longChain.stream()
                 .map(c -> Base64.getEncoder().encodeToString(encoded(c)))
                 .toList());
-        assertThatThrownBy(() -> IdModeArtifacts.fromBase64(b64, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> IdModeArtifacts.fromBase64(b64, Limits.defaults()))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
     void verifyWhenArtifactsTextOverSizeLimitThenLimitExceeded() {
         Limits small = new Limits(100, 32, 2048, 80, 256);
         String json = IdModeArtifacts.of(List.of(ASSERTING.chain())).toJson();
-        assertThatThrownBy(() -> IdModeArtifacts.parse(json, small))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> IdModeArtifacts.parse(json, small)).hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test

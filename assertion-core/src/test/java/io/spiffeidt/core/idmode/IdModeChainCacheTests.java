@@ -5,10 +5,9 @@ import static io.spiffeidt.core.idmode.IdModeWorld.MTIER;
 import static io.spiffeidt.core.idmode.IdModeWorld.NOW;
 import static io.spiffeidt.core.idmode.IdModeWorld.SUBJECT;
 import static io.spiffeidt.core.idmode.IdModeWorld.TARGET;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
@@ -16,10 +15,8 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.internal.ValidatedChains;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
+import io.spiffeidt.testkit.MutableClock;
+import io.spiffeidt.testkit.TestPki;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -32,42 +29,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class IdModeChainCacheTests {
 
-    /** A clock the test moves. */
-    static final class MovableClock extends Clock {
-        private final AtomicReference<Instant> now;
-
-        MovableClock(Instant start) {
-            this.now = new AtomicReference<>(start);
-        }
-
-        void set(Instant instant) {
-            now.set(instant);
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 1024})
     void verifyWhenCertificateExpiresAfterFirstVerificationThenUntrustedKey(int cacheSize) {
-        IdModeCredentials shortLived =
-                CA.credentials(TestPki.ecKeyPair(), MTIER.spiffeId(), false, TestPki.NOT_BEFORE, NOW.plusSeconds(60));
+        IdModeCredentials shortLived = IdModeWorld.credentials(
+                CA.issue(TestPki.ecKeyPair(), MTIER.spiffeId(), false, TestPki.NOT_BEFORE, NOW.plusSeconds(60)));
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         IdModePresentation three = IdModeWorld.extend(shortLived, two, TARGET.spiffeId(), NOW);
-        MovableClock clock = new MovableClock(NOW);
+        MutableClock clock = MutableClock.at(NOW);
         IdModeVerifier verifier = new IdModeVerifier(
                 IdModeWorld.settings(VerificationProfile.STRICT).withTimeRules(TimeRules.defaults(clock)),
                 TestPki.BC,
@@ -76,10 +45,8 @@ class IdModeChainCacheTests {
 
         assertThat(verifier.verify(three, TARGET.spiffeId(), peer).depth()).isEqualTo(3);
         clock.set(NOW.plusSeconds(80));
-        assertThatThrownBy(() -> verifier.verify(three, TARGET.spiffeId(), peer))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> verifier.verify(three, TARGET.spiffeId(), peer))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @ParameterizedTest
@@ -95,10 +62,8 @@ class IdModeChainCacheTests {
 
         assertThat(verifier.verify(valid, TARGET.spiffeId(), peer).depth()).isEqualTo(3);
         current.set(TestPki.newCa("example.org").bundle());
-        assertThatThrownBy(() -> verifier.verify(valid, TARGET.spiffeId(), peer))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> verifier.verify(valid, TARGET.spiffeId(), peer))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test
@@ -120,11 +85,9 @@ class IdModeChainCacheTests {
         sig[sig.length - 1] ^= 1;
         parts[5] = io.spiffeidt.core.internal.Codec.b64url(sig);
         String tampered = String.join(".", parts);
-        assertThatThrownBy(() ->
+        assertThatAssertion(() ->
                         verifier.verify(tampered, valid.artifacts(), TARGET.spiffeId(), IdModeWorld.presenter(MTIER)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+                .hasCode(ErrorCode.BAD_SIGNATURE);
     }
 
     @Test

@@ -5,14 +5,14 @@ import static io.spiffeidt.core.idmode.IdModeWorld.CA;
 import static io.spiffeidt.core.idmode.IdModeWorld.DPA;
 import static io.spiffeidt.core.idmode.IdModeWorld.DPR;
 import static io.spiffeidt.core.idmode.IdModeWorld.NOW;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.testkit.TestPki;
 import java.security.Provider;
 import java.security.Security;
 import java.time.Duration;
@@ -35,7 +35,7 @@ class IdModeRoundTripTests {
 
     private static final int MAX_DEPTH = 8;
     private static final List<IdModeCredentials> HOPS = IntStream.range(1, MAX_DEPTH + 1)
-            .mapToObj(i -> i == 1 ? IdModeWorld.SUBJECT : CA.leaf("hop-" + i))
+            .mapToObj(i -> i == 1 ? IdModeWorld.SUBJECT : IdModeWorld.credentials(CA.issue("hop-" + i)))
             .toList();
 
     static Stream<Arguments> depthsAndProviders() {
@@ -163,14 +163,10 @@ class IdModeRoundTripTests {
     @Test
     void verifyWhenOauthTokenAlreadyExpiredThenMintRefuses() {
         IdModeMinter minter = new IdModeMinter(ASSERTING, IdModeWorld.time(), TestPki.BC);
-        assertThatThrownBy(() -> minter.mint(receiver(1).spiffeId(), DPA, DPR, NOW.minusSeconds(1)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.EXPIRED);
-        assertThatThrownBy(() -> minter.mint(receiver(1).spiffeId(), DPA, "", null))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> minter.mint(receiver(1).spiffeId(), DPA, DPR, NOW.minusSeconds(1)))
+                .hasCode(ErrorCode.EXPIRED);
+        assertThatAssertion(() -> minter.mint(receiver(1).spiffeId(), DPA, "", null))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
@@ -178,10 +174,7 @@ class IdModeRoundTripTests {
         IdModePresentation two = chain(2);
         IdModeExtender extender = new IdModeExtender(
                 receiver(2), IdModeWorld.time(), new Limits(256 * 1024, 2, 2048, 80, 256), TestPki.BC);
-        assertThatThrownBy(() -> extender.extend(two, receiver(3).spiffeId()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> extender.extend(two, receiver(3).spiffeId())).hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -194,7 +187,8 @@ class IdModeRoundTripTests {
     void verifyWhenSignerKeyFromBouncyCastleEcdsaGeneratorThenAcceptedAndNonP256Refused() {
         java.security.KeyPair ecdsa = TestPki.keyPair("ECDSA", new java.security.spec.ECGenParameterSpec("secp256r1"));
         assertThat(ecdsa.getPrivate().getAlgorithm()).isEqualTo("ECDSA");
-        IdModeCredentials hop = CA.credentials(ecdsa, CA.id("bc-hop"), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER);
+        IdModeCredentials hop =
+                IdModeWorld.credentials(CA.issue(ecdsa, CA.id("bc-hop"), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER));
         IdModePresentation root =
                 new IdModeMinter(ASSERTING, IdModeWorld.time(), TestPki.BC).mint(hop.spiffeId(), DPA, DPR, null);
         IdModePresentation two = IdModeWorld.extend(hop, root, receiver(2).spiffeId(), NOW);
@@ -204,10 +198,9 @@ class IdModeRoundTripTests {
                 .isEqualTo(2);
 
         java.security.KeyPair p384 = TestPki.keyPair("EC", new java.security.spec.ECGenParameterSpec("secp384r1"));
-        assertThatThrownBy(() -> CA.credentials(p384, CA.id("p384"), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThatAssertion(() -> IdModeWorld.credentials(
+                        CA.issue(p384, CA.id("p384"), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER)))
+                .hasCode(ErrorCode.UNSUPPORTED);
     }
 
     /** A presentation of {@code depth} layers, addressed to {@code receiver(depth)}. */

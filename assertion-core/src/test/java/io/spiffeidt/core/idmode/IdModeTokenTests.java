@@ -1,9 +1,8 @@
 package io.spiffeidt.core.idmode;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.internal.Codec;
@@ -60,19 +59,14 @@ class IdModeTokenTests {
                 "bnVsbA.e30"
             })
     void verifyWhenNotATokenThenMalformed(String text) {
-        assertThatThrownBy(() -> IdModeToken.parse(text, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModeToken.parse(text, Limits.defaults())).hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
     void verifyWhenDotsAloneExceedDepthThenLimitExceededBeforeDecoding() {
         String manyDots = ".".repeat(2 * 40 - 1);
-        assertThatThrownBy(() -> IdModeToken.parse(manyDots, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> IdModeToken.parse(manyDots, Limits.defaults()))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -81,10 +75,7 @@ class IdModeTokenTests {
         String json = "{\"aud\":\"spiffe://example.org/a\",\"dpr\":\"" + longDpr
                 + "\",\"iat\":1,\"iss\":\"spiffe://example.org/b\"}";
         String token = Codec.b64url(json) + "." + Codec.b64url(new byte[] {1});
-        assertThatThrownBy(() -> IdModeToken.parse(token, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> IdModeToken.parse(token, Limits.defaults())).hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -94,10 +85,8 @@ class IdModeTokenTests {
                 "{\"aud\":\"spiffe://example.org/a\",\"iat\":\"1\",\"iss\":\"spiffe://example.org/b\"}",
                 "{\"aud\":[\"spiffe://example.org/a\"],\"iat\":1,\"iss\":\"spiffe://example.org/b\"}")) {
             String token = Codec.b64url(json) + "." + Codec.b64url(new byte[] {1});
-            assertThatThrownBy(() -> IdModeToken.parse(token, Limits.defaults()))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
+            assertThatAssertion(() -> IdModeToken.parse(token, Limits.defaults()))
+                    .hasCode(ErrorCode.MALFORMED);
         }
     }
 
@@ -106,10 +95,7 @@ class IdModeTokenTests {
     void verifyWhenIatIsAnUnusableNumberThenMalformedPromptly(String iat) {
         String json = "{\"aud\":\"spiffe://example.org/a\",\"iat\":" + iat + ",\"iss\":\"spiffe://example.org/b\"}";
         String token = Codec.b64url(json) + "." + Codec.b64url(new byte[] {1});
-        assertThatThrownBy(() -> IdModeToken.parse(token, Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModeToken.parse(token, Limits.defaults())).hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
@@ -125,14 +111,10 @@ class IdModeTokenTests {
 
     @Test
     void verifyWhenPresentationHasHugeExponentThenMalformed() {
-        assertThatThrownBy(() -> IdModePresentation.parse("{\"token\":1e9999999999}", Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
-        assertThatThrownBy(() -> IdModeArtifacts.parse("[[1e9999999999]]", Limits.defaults()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModePresentation.parse("{\"token\":1e9999999999}", Limits.defaults()))
+                .hasCode(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> IdModeArtifacts.parse("[[1e9999999999]]", Limits.defaults()))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test

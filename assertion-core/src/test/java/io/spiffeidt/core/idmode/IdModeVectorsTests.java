@@ -3,10 +3,9 @@ package io.spiffeidt.core.idmode;
 import static io.spiffeidt.core.idmode.IdModeVectors.at;
 import static io.spiffeidt.core.idmode.IdModeVectors.list;
 import static io.spiffeidt.core.idmode.IdModeVectors.map;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
@@ -15,6 +14,7 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.testkit.TestPki;
 import java.math.BigInteger;
 import java.security.Provider;
 import java.security.cert.X509Certificate;
@@ -189,14 +189,12 @@ class IdModeVectorsTests {
             assertThat(verified.result().outermost().expiresAt())
                     .isEqualTo(verified.result().outermost().issuedAt().plus(Duration.ofDays(60)));
         } else {
-            assertThatThrownBy(() -> verifier.verify(
+            assertThatAssertion(() -> verifier.verify(
                             token,
                             IdModeArtifacts.parse((String) outputs.get("id_artifacts"), Limits.defaults()),
                             verdict.verifier(),
                             peer))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(expected);
+                    .hasCode(expected);
         }
     }
 
@@ -211,20 +209,14 @@ class IdModeVectorsTests {
     @Test
     void verifyWhenDefaultMaxAgeThenVectorExpired() {
         IdModeVerifier verifier = verifier(VerificationProfile.ORIGINAL_COMPATIBLE, Duration.ofSeconds(300), NOW);
-        assertThatThrownBy(() -> verifyVector(verifier, "003_layers3", TARGET))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.EXPIRED);
+        assertThatAssertion(() -> verifyVector(verifier, "003_layers3", TARGET)).hasCode(ErrorCode.EXPIRED);
     }
 
     @Test
     void verifyWhenClockAtIatThenCertificatesNotYetValid() {
         IdModeVerifier verifier = verifier(
                 VerificationProfile.ORIGINAL_COMPATIBLE, Duration.ofSeconds(300), Instant.ofEpochSecond(1700000002L));
-        assertThatThrownBy(() -> verifyVector(verifier, "003_layers3", TARGET))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> verifyVector(verifier, "003_layers3", TARGET)).hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test
@@ -232,10 +224,8 @@ class IdModeVectorsTests {
         IdModeVerifier verifier = verifier(VerificationProfile.ORIGINAL_COMPATIBLE, Duration.ofDays(60), NOW);
         Map<String, Object> outputs = at(IdModeVectors.load("017_drop_outermost_layer_prefix"), "outputs");
         IdModeArtifacts artifacts = IdModeArtifacts.parse((String) outputs.get("id_artifacts"), Limits.defaults());
-        assertThatThrownBy(() -> verifier.verifyWithoutPresenter((String) outputs.get("token"), artifacts, TARGET))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+        assertThatAssertion(() -> verifier.verifyWithoutPresenter((String) outputs.get("token"), artifacts, TARGET))
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
         // the same prefix is a sound token for its real audience
         assertThat(verifier.verifyWithoutPresenter((String) outputs.get("token"), artifacts, MIDDLETIER)
                         .depth())

@@ -8,10 +8,9 @@ import static io.spiffeidt.core.idmode.IdModeWorld.MTIER;
 import static io.spiffeidt.core.idmode.IdModeWorld.NOW;
 import static io.spiffeidt.core.idmode.IdModeWorld.SUBJECT;
 import static io.spiffeidt.core.idmode.IdModeWorld.TARGET;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
@@ -21,6 +20,7 @@ import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.VerifierContractTests;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.testkit.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -33,7 +33,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import org.assertj.core.api.AbstractObjectAssert;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -204,8 +203,8 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenCertificateFromAnotherCaThenUntrustedKey() {
-        TestPki.Ca otherCa = TestPki.newCa("example.org");
-        IdModeCredentials foreignMtier = otherCa.leaf("m-tier");
+        TestPki otherCa = TestPki.newCa("example.org");
+        IdModeCredentials foreignMtier = IdModeWorld.credentials(otherCa.issue("m-tier"));
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         IdModePresentation three = IdModeWorld.extend(foreignMtier, two, TARGET.spiffeId(), NOW);
         assertCodeAtLayer(
@@ -216,7 +215,7 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenCertificateSanIsNotTheLayerIssuerThenUntrustedKey() {
-        IdModeCredentials impostor = CA.leaf("other-wl");
+        IdModeCredentials impostor = IdModeWorld.credentials(CA.issue("other-wl"));
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         IdModeClaims claims =
                 IdModeClaims.hop(MTIER.spiffeId(), TARGET.spiffeId(), NOW, NOW.plus(IdModeWorld.lifetime()));
@@ -227,8 +226,8 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenSignerTrustDomainHasNoBundleThenUntrustedKey() {
-        TestPki.Ca partnerCa = TestPki.newCa("partner.org");
-        IdModeCredentials partner = partnerCa.leaf("m-tier");
+        TestPki partnerCa = TestPki.newCa("partner.org");
+        IdModeCredentials partner = IdModeWorld.credentials(partnerCa.issue("m-tier"));
         IdModePresentation three = partnerHop(partner);
         assertCodeAtLayer(
                 () -> IdModeWorld.verifier().verify(three, TARGET.spiffeId(), IdModeWorld.presenter(partner)),
@@ -238,8 +237,8 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenSignerTrustDomainIsFederatedThenAccepted() {
-        TestPki.Ca partnerCa = TestPki.newCa("partner.org");
-        IdModeCredentials partner = partnerCa.leaf("m-tier");
+        TestPki partnerCa = TestPki.newCa("partner.org");
+        IdModeCredentials partner = IdModeWorld.credentials(partnerCa.issue("m-tier"));
         IdModePresentation three = partnerHop(partner);
         IdModeVerifier federated = new IdModeVerifier(
                 IdModeWorld.settings(VerificationProfile.STRICT)
@@ -253,8 +252,8 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenChainThroughIntermediateThenAcceptedAndWithoutItUntrusted() {
-        TestPki.Ca intermediate = CA.intermediate();
-        IdModeCredentials mtier = intermediate.leaf("m-tier");
+        TestPki intermediate = CA.intermediate();
+        IdModeCredentials mtier = IdModeWorld.credentials(intermediate.issue("m-tier"));
         assertThat(mtier.chain()).hasSize(2);
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         IdModePresentation three = IdModeWorld.extend(mtier, two, TARGET.spiffeId(), NOW);
@@ -269,8 +268,8 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenLeafIsCaThenUntrustedKey() {
-        IdModeCredentials caLeaf =
-                CA.credentials(TestPki.ecKeyPair(), MTIER.spiffeId(), true, TestPki.NOT_BEFORE, TestPki.NOT_AFTER);
+        IdModeCredentials caLeaf = IdModeWorld.credentials(
+                CA.issue(TestPki.ecKeyPair(), MTIER.spiffeId(), true, TestPki.NOT_BEFORE, TestPki.NOT_AFTER));
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         IdModePresentation three = IdModeWorld.extend(caLeaf, two, TARGET.spiffeId(), NOW);
         assertCodeAtLayer(() -> verifyToken(three.token(), three.artifacts()), ErrorCode.UNTRUSTED_KEY, 2);
@@ -278,8 +277,8 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenCertificateExpiredAtVerificationTimeThenUntrustedKey() {
-        IdModeCredentials shortLived =
-                CA.credentials(TestPki.ecKeyPair(), MTIER.spiffeId(), false, TestPki.NOT_BEFORE, NOW.plusSeconds(60));
+        IdModeCredentials shortLived = IdModeWorld.credentials(
+                CA.issue(TestPki.ecKeyPair(), MTIER.spiffeId(), false, TestPki.NOT_BEFORE, NOW.plusSeconds(60)));
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         IdModePresentation three = IdModeWorld.extend(shortLived, two, TARGET.spiffeId(), NOW);
         assertThat(IdModeToken.parse(three.token(), Limits.defaults()).claims(2).expiresAt())
@@ -297,9 +296,9 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenLayerSignedWithRsaKeyThenUnsupported() throws GeneralSecurityException {
-        KeyPair rsa = TestPki.keyPair("RSA", 2048);
+        KeyPair rsa = TestPki.rsaKeyPair(2048);
         X509Certificate rsaLeaf =
-                TestPki.issue(CA, rsa, "m-tier rsa", MTIER.spiffeId(), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER);
+                CA.certificate(rsa, "m-tier rsa", MTIER.spiffeId(), false, TestPki.NOT_BEFORE, TestPki.NOT_AFTER);
         IdModePresentation two = IdModeWorld.extend(SUBJECT, IdModeWorld.mint(NOW), MTIER.spiffeId(), NOW);
         String payload = Codec.b64url(
                 IdModeClaims.hop(MTIER.spiffeId(), TARGET.spiffeId(), NOW, NOW.plus(IdModeWorld.lifetime()))
@@ -408,7 +407,7 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenRootNotByPinnedAssertingWorkloadThenDelegationInvalid() {
-        IdModeCredentials rogueAsserting = CA.leaf("rogue-asserting");
+        IdModeCredentials rogueAsserting = IdModeWorld.credentials(CA.issue("rogue-asserting"));
         IdModePresentation root = new IdModeMinter(rogueAsserting, IdModeWorld.time(), TestPki.BC)
                 .mint(SUBJECT.spiffeId(), DPA, "victim@example.test", null);
         IdModePresentation two = IdModeWorld.extend(SUBJECT, root, MTIER.spiffeId(), NOW);
@@ -475,7 +474,7 @@ class IdModeVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenPresenterKeyDiffersThenWrongPresenter() {
-        IdModeCredentials otherMtierKey = CA.leaf("m-tier");
+        IdModeCredentials otherMtierKey = IdModeWorld.credentials(CA.issue("m-tier"));
         assertThat(otherMtierKey.spiffeId()).isEqualTo(MTIER.spiffeId());
         assertCode(
                 () -> IdModeWorld.verifier().verify(VALID, TARGET.spiffeId(), IdModeWorld.presenter(otherMtierKey)),
@@ -505,17 +504,11 @@ class IdModeVerifierTests extends VerifierContractTests {
     }
 
     private static void assertCode(ThrowingCallable call, ErrorCode code) {
-        assertThatThrownBy(call)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(call).hasCode(code);
     }
 
     private static void assertCodeAtLayer(ThrowingCallable call, ErrorCode code, int layer) {
-        AbstractObjectAssert<?, ?> a = assertThatThrownBy(call)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code() + "@" + ((AssertionException) e).layer());
-        a.isEqualTo(code + "@" + java.util.OptionalInt.of(layer));
+        assertThatAssertion(call).hasCode(code).hasLayer(layer);
     }
 
     private static String withToken(IdModePresentation p, String token) {
@@ -571,8 +564,8 @@ class IdModeVerifierTests extends VerifierContractTests {
     }
 
     private static IdModePresentation rootFromRogueCa() {
-        TestPki.Ca rogue = TestPki.newCa("example.org");
-        IdModeCredentials rogueAsserting = rogue.leaf("asserting-wl");
+        TestPki rogue = TestPki.newCa("example.org");
+        IdModeCredentials rogueAsserting = IdModeWorld.credentials(rogue.issue("asserting-wl"));
         assertThat(rogueAsserting.spiffeId()).isEqualTo(ASSERTING.spiffeId());
         IdModePresentation root = new IdModeMinter(rogueAsserting, IdModeWorld.time(), TestPki.BC)
                 .mint(SUBJECT.spiffeId(), DPA, DPR, null);

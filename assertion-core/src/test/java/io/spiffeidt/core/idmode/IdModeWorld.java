@@ -5,6 +5,7 @@ import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.testkit.TestPki;
 import java.security.Provider;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,11 +23,11 @@ final class IdModeWorld {
     static final String DPA = "https://idp.example.test/oauth2/default";
     static final String DPR = "alice@example.test";
 
-    static final TestPki.Ca CA = TestPki.newCa("example.org");
-    static final IdModeCredentials ASSERTING = CA.leaf("asserting-wl");
-    static final IdModeCredentials SUBJECT = CA.leaf("subject-wl");
-    static final IdModeCredentials MTIER = CA.leaf("m-tier");
-    static final IdModeCredentials TARGET = CA.leaf("target-wl");
+    static final TestPki CA = TestPki.newCa("example.org");
+    static final IdModeCredentials ASSERTING = credentials(CA.issue("asserting-wl"));
+    static final IdModeCredentials SUBJECT = credentials(CA.issue("subject-wl"));
+    static final IdModeCredentials MTIER = credentials(CA.issue("m-tier"));
+    static final IdModeCredentials TARGET = credentials(CA.issue("target-wl"));
 
     private IdModeWorld() {}
 
@@ -68,6 +69,11 @@ final class IdModeWorld {
 
     static IdModePresentation pocPath() {
         return pocPath(NOW);
+    }
+
+    /** The ID-Mode credentials of a test-kit SVID. */
+    static IdModeCredentials credentials(TestPki.Svid svid) {
+        return IdModeCredentials.of(svid.privateKey(), svid.chain());
     }
 
     static Presenter presenter(IdModeCredentials who) {

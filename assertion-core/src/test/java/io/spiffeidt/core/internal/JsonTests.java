@@ -1,9 +1,8 @@
 package io.spiffeidt.core.internal;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
@@ -39,19 +38,13 @@ class JsonTests {
                 "{\"a\":-}"
             })
     void parseWhenInvalidThenMalformed(String text) {
-        assertThatThrownBy(() -> Json.parse(text))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> Json.parse(text)).hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
     void parseWhenNestedTooDeepThenLimitExceeded() {
         String deep = "[".repeat(100) + "]".repeat(100);
-        assertThatThrownBy(() -> Json.parse(deep))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> Json.parse(deep)).hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -70,9 +63,6 @@ class JsonTests {
     @Test
     void claimsWhenHugeExponentTimeThenMalformedAtOnce() {
         Map<String, Object> claims = Json.parseObject("{\"iat\":1e999999999}");
-        assertThatThrownBy(() -> Claims.optTime(claims, "iat", 0))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> Claims.optTime(claims, "iat", 0)).hasCode(ErrorCode.MALFORMED);
     }
 }

@@ -1,9 +1,8 @@
 package io.spiffeidt.core.lsvid;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
 import org.junit.jupiter.api.Test;
@@ -34,10 +33,8 @@ class LsvidChainCacheTests {
         // every workload re-issued by a rogue CA under the same SPIFFE IDs
         LsvidFixture rogue = new LsvidFixture();
         String forged = LsvidCodec.encode(rogue.now().standard());
-        assertThatThrownBy(() -> verifier.verify(forged, F.target.id(), rogue.mtier.presenter()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> verifier.verify(forged, F.target.id(), rogue.mtier.presenter()))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
 
         assertThat(verifier.verify(genuine, F.target.id(), F.mtier.presenter()).depth())
                 .isEqualTo(5);

@@ -1,9 +1,8 @@
 package io.spiffeidt.core.lsvid;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.internal.Codec;
@@ -230,10 +229,7 @@ class LsvidCodecTests {
     void decodeWhenNonCanonicalThenMalformed(String what, String json) {
         assertThat(json).isNotEqualTo(LsvidCodec.json(sample()));
 
-        assertThatThrownBy(() -> LsvidCodec.decode(Codec.b64url(json)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> LsvidCodec.decode(Codec.b64url(json))).hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
@@ -254,10 +250,7 @@ class LsvidCodecTests {
                 encoded.substring(0, 10) + " " + encoded.substring(10),
                 Codec.b64url(bom),
                 Codec.b64url(badUtf8))) {
-            assertThatThrownBy(() -> LsvidCodec.decode(bad))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
+            assertThatAssertion(() -> LsvidCodec.decode(bad)).hasCode(ErrorCode.MALFORMED);
         }
     }
 
@@ -265,10 +258,7 @@ class LsvidCodecTests {
     void decodeWhenNestedThousandDeepThenLimitExceededWithoutRecursion() {
         String deep = Codec.b64url(nestedJson(1000));
 
-        assertThatThrownBy(() -> LsvidCodec.decode(deep))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> LsvidCodec.decode(deep)).hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -277,10 +267,8 @@ class LsvidCodecTests {
 
         assertThat(LsvidCodec.decode(Codec.b64url(nestedJson(32)), limits).depth())
                 .isEqualTo(32);
-        assertThatThrownBy(() -> LsvidCodec.decode(Codec.b64url(nestedJson(33)), limits))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> LsvidCodec.decode(Codec.b64url(nestedJson(33)), limits))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -288,10 +276,8 @@ class LsvidCodecTests {
         LsvidToken t = new LsvidToken(
                 null, new LsvidPayload(2, "ES256", 1, 2, null, null, null, null, "x".repeat(2049)), null);
 
-        assertThatThrownBy(() -> LsvidCodec.decode(LsvidCodec.encode(Lsvid.of(t))))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> LsvidCodec.decode(LsvidCodec.encode(Lsvid.of(t))))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test

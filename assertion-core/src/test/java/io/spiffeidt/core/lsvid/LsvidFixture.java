@@ -4,9 +4,10 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.lsvid.TestPki.Workload;
+import io.spiffeidt.testkit.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,22 @@ final class LsvidFixture {
     static final String DPA = "https://idp.example.test/oauth2/default";
     static final String DPR = "alice@example.test";
 
+    /** A workload's X.509-SVID as the LSVID tests use it (a view of a test-kit SVID). */
+    record Workload(SpiffeId id, List<X509Certificate> chain, PrivateKey key) {
+
+        static Workload of(TestPki.Svid svid) {
+            return new Workload(svid.id(), svid.chain(), svid.privateKey());
+        }
+
+        X509Certificate leaf() {
+            return chain.get(0);
+        }
+
+        Presenter presenter() {
+            return Presenter.of(leaf());
+        }
+    }
+
     final TestPki pki;
     final Workload subject;
     final Workload asserting;
@@ -32,13 +49,13 @@ final class LsvidFixture {
     final List<Workload> hops = new ArrayList<>();
 
     LsvidFixture() {
-        pki = TestPki.create("example.org", NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(1)));
-        subject = pki.issue("/subject-wl");
-        asserting = pki.issue("/asserting-wl");
-        mtier = pki.issue("/m-tier");
-        target = pki.issue("/target-wl");
+        pki = TestPki.newCa("example.org", NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(1)));
+        subject = Workload.of(pki.issue("/subject-wl"));
+        asserting = Workload.of(pki.issue("/asserting-wl"));
+        mtier = Workload.of(pki.issue("/m-tier"));
+        target = Workload.of(pki.issue("/target-wl"));
         for (int i = 2; i <= 8; i++) {
-            hops.add(pki.issue("/m-tier" + i));
+            hops.add(Workload.of(pki.issue("/m-tier" + i)));
         }
     }
 

@@ -7,11 +7,10 @@ import static io.spiffeidt.core.lsvid.LsvidFixture.chain;
 import static io.spiffeidt.core.lsvid.LsvidFixture.layer;
 import static io.spiffeidt.core.lsvid.LsvidFixture.relink;
 import static io.spiffeidt.core.lsvid.LsvidFixture.signed;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
@@ -22,8 +21,9 @@ import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.VerifierContractTests;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.lsvid.LsvidFixture.Workload;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.core.lsvid.TestPki.Workload;
+import io.spiffeidt.testkit.TestPki;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -105,8 +105,8 @@ class LsvidVerifierTests extends VerifierContractTests {
             }
             case UNTRUSTED_CHAIN -> {
                 TestPki rogue =
-                        TestPki.create("example.org", NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(1)));
-                Workload fakeSubject = rogue.issue("/subject-wl");
+                        TestPki.newCa("example.org", NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(1)));
+                Workload fakeSubject = Workload.of(rogue.issue("/subject-wl"));
                 LsvidFixture.Builder b = F.now();
                 Lsvid doc = b.extend(b.start(fakeSubject), fakeSubject, F.asserting);
                 doc = b.delegate(doc, F.asserting, F.subject);
@@ -304,8 +304,8 @@ class LsvidVerifierTests extends VerifierContractTests {
     @Test
     void verifyWhenIssIdIsSelfMadeThenUntrustedKey() {
         // vector 015 in version 2: a self-made iss.id from a CA outside the bundle
-        TestPki rogue = TestPki.create("example.org", NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(1)));
-        Workload fakeMtier = rogue.issue("/m-tier");
+        TestPki rogue = TestPki.newCa("example.org", NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(1)));
+        Workload fakeMtier = Workload.of(rogue.issue("/m-tier"));
         LsvidFixture.Builder b = F.now();
         Lsvid doc = b.extend(b.extend(b.minted(), F.subject, F.mtier), fakeMtier, F.target);
 
@@ -538,7 +538,8 @@ class LsvidVerifierTests extends VerifierContractTests {
 
     @Test
     void verifyWhenCertificateNotYetValidThenUntrustedKey() {
-        Workload early = F.pki.issue("/subject-wl", NOW.plus(Duration.ofHours(1)), NOW.plus(Duration.ofDays(1)));
+        Workload early =
+                Workload.of(F.pki.issue("/subject-wl", NOW.plus(Duration.ofHours(1)), NOW.plus(Duration.ofDays(1))));
         LsvidFixture.Builder b = F.now();
         Lsvid asked = b.extend(b.start(early), early, F.asserting);
 
@@ -580,7 +581,7 @@ class LsvidVerifierTests extends VerifierContractTests {
     @Test
     void verifyWhenPresenterRotatedItsKeyThenWrongPresenterUntilItExtendsAgain() {
         // m-tier extended with its old SVID, then rotated: same SPIFFE ID, new key
-        Workload rotated = F.pki.issue("/m-tier");
+        Workload rotated = Workload.of(F.pki.issue("/m-tier"));
         assertThat(rotated.id()).isEqualTo(F.mtier.id());
 
         assertCode(
@@ -613,10 +614,7 @@ class LsvidVerifierTests extends VerifierContractTests {
 
         assertThat(v.delegation()).isNull();
         assertThat(v.outermost().issuer()).isEqualTo(F.subject.id().toString());
-        assertThatThrownBy(v::toResult)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.DELEGATION_INVALID);
+        assertThatAssertion(v::toResult).hasCode(ErrorCode.DELEGATION_INVALID);
         // and the asserting workload's extension verifies at the subject
         Lsvid minted = b.delegate(v.document(), F.asserting, F.subject);
         VerifiedResult r = F.verifier().verify(LsvidCodec.encode(minted), F.subject.id(), F.asserting.presenter());
@@ -649,9 +647,6 @@ class LsvidVerifierTests extends VerifierContractTests {
     }
 
     private static void assertCode(ThrowingCallable call, ErrorCode code) {
-        assertThatThrownBy(call)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(call).hasCode(code);
     }
 }

@@ -4,10 +4,9 @@ import static io.spiffeidt.core.zkp.ZkpTestSupport.BC;
 import static io.spiffeidt.core.zkp.ZkpTestSupport.DPA;
 import static io.spiffeidt.core.zkp.ZkpTestSupport.DPR;
 import static io.spiffeidt.core.zkp.ZkpTestSupport.IDP_KID;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
@@ -34,10 +33,8 @@ class OAuthProofTests {
             ZkpTestSupport.oauthToken(), ZkpTestSupport.idpPublicKey(), IDP_KID, 80, new SecureRandom());
 
     private static void assertCode(OAuthProof answer, String dpa, String dpr, ErrorCode code) {
-        assertThatThrownBy(() -> answer.verify(dpa, dpr, VerificationProfile.STRICT, LIMITS, BC))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(() -> answer.verify(dpa, dpr, VerificationProfile.STRICT, LIMITS, BC))
+                .hasCode(code);
     }
 
     @ParameterizedTest
@@ -123,10 +120,8 @@ class OAuthProofTests {
         int at = token.length() - 20;
         char replacement = token.charAt(at) == 'A' ? 'B' : 'A';
         String forged = token.substring(0, at) + replacement + token.substring(at + 1);
-        assertThatThrownBy(
+        assertThatAssertion(
                         () -> OAuthProof.create(forged, ZkpTestSupport.idpPublicKey(), IDP_KID, 80, new SecureRandom()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+                .hasCode(ErrorCode.BAD_SIGNATURE);
     }
 }

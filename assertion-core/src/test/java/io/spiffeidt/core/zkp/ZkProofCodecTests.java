@@ -1,9 +1,9 @@
 package io.spiffeidt.core.zkp;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import java.math.BigInteger;
 import java.util.List;
@@ -19,10 +19,7 @@ class ZkProofCodecTests {
             List.of(BigInteger.valueOf(256), BigInteger.ONE));
 
     private static void assertCode(String json, ErrorCode code) {
-        assertThatThrownBy(() -> ZkProofCodec.parse(json))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(() -> ZkProofCodec.parse(json)).hasCode(code);
     }
 
     @Test
