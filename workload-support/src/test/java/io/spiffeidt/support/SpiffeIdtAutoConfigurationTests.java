@@ -11,6 +11,8 @@ import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.anonmode.AnonModeAutoConfiguration;
+import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.CallerAuthorization;
 import io.spiffeidt.support.caller.CallerAutoConfiguration;
 import io.spiffeidt.support.client.ClientAutoConfiguration;
@@ -18,6 +20,8 @@ import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.dvid.DvidAutoConfiguration;
+import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadApiX509SourceFactory;
@@ -105,7 +109,9 @@ class SpiffeIdtAutoConfigurationTests {
                         CallerAutoConfiguration.class.getName(),
                         ProblemDetailsAutoConfiguration.class.getName(),
                         ServerAutoConfiguration.class.getName(),
+                        DvidAutoConfiguration.class.getName(),
                         IdModeAutoConfiguration.class.getName(),
+                        AnonModeAutoConfiguration.class.getName(),
                         LsvidAutoConfiguration.class.getName());
     }
 
@@ -129,6 +135,8 @@ class SpiffeIdtAutoConfigurationTests {
                     assertThat(context).hasSingleBean(OAuthTokenVerifier.class);
                     assertThat(context).hasSingleBean(DownstreamClients.class);
                     assertThat(context).hasSingleBean(LsvidHop.class);
+                    assertThat(context).hasSingleBean(DvidHop.class);
+                    assertThat(context).hasSingleBean(AnonModeHop.class);
                     assertThat(context.getBean(IdModeHop.class)
                                     .verifier()
                                     .settings()
@@ -315,5 +323,18 @@ class SpiffeIdtAutoConfigurationTests {
                             .count())
                     .isEqualTo(1);
         });
+    }
+
+    @Test
+    void verifyWhenAnonModeIidAskedUnderStrictProfileThenStartupFails() {
+        runner.withPropertyValues("spiffeidt.anon-mode.include-iid=true").run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("spiffeidt.anon-mode.include-iid"));
+        runner.withPropertyValues(
+                        "spiffeidt.anon-mode.include-iid=true", "spiffeidt.verification.profile=original-compatible")
+                .run(context -> assertThat(
+                                context.getBean(AnonModeHop.class).settings().includeIid())
+                        .isTrue());
     }
 }

@@ -13,7 +13,7 @@ class PoolingProfilesIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"thesis", "pooled", "non-pooled", "fresh-source"})
-    void flowWhenProfileThenWorksAndStrategyIsMeasured(String profile) {
+    void flowWhenProfileThenWorksAndHandshakesTellPooledFromNonPooled(String profile) {
         try (DevStack stack =
                 DevStack.start(DevStackSettings.ephemeral().withProperty("spiffeidt.pooling.profile", profile))) {
             SystemClient client = new SystemClient(stack);
@@ -26,6 +26,21 @@ class PoolingProfilesIT {
             assertThat(balance.json().get("balance").asLong()).isEqualTo(6);
             String mtier = client.prometheus("m-tier").body();
             boolean freshSetup = mtier.contains("operation=\"mtls_client_setup\"");
+            // four DVID requests, each one call from m-tier to target-wl: a pooled client keeps its
+            // connection (fewer handshakes than requests), a non-pooled one shakes hands every time
+            double handshakes = handshakes(mtier, "target-wl");
+            switch (profile) {
+                case "thesis", "pooled" ->
+                    assertThat(handshakes)
+                            .as(profile + ": handshakes to target-wl")
+                            .isGreaterThanOrEqualTo(1)
+                            .isLessThan(4);
+                case "non-pooled", "fresh-source" ->
+                    assertThat(handshakes)
+                            .as(profile + ": handshakes to target-wl")
+                            .isEqualTo(4);
+                default -> throw new IllegalArgumentException(profile);
+            }
             switch (profile) {
                 case "fresh-source" ->
                     assertThat(freshSetup).as("fresh source per request").isTrue();
@@ -34,5 +49,15 @@ class PoolingProfilesIT {
                 default -> throw new IllegalArgumentException(profile);
             }
         }
+    }
+
+    /** The sum of m-tier's {@code spiffeidt_client_handshakes_total} series towards {@code downstream}. */
+    private static double handshakes(String prometheus, String downstream) {
+        return prometheus
+                .lines()
+                .filter(line -> line.startsWith("spiffeidt_client_handshakes_total{"))
+                .filter(line -> line.contains("downstream=\"" + downstream + "\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -56,7 +57,9 @@ import org.springframework.web.client.RestClient;
  *       {@code mtls_client_setup}.
  * </ul>
  *
- * HTTP client metrics: Spring's {@code http.client.requests} with the extra tag {@code pooling}.
+ * HTTP client metrics: Spring's {@code http.client.requests} with the extra tag {@code pooling}, and
+ * the counter {@code spiffeidt.client.handshakes} of completed TLS handshakes per downstream and
+ * strategy.
  *
  * <p>Thread safety: thread safe; clients are created lazily and cached.
  */
@@ -131,7 +134,7 @@ public class DownstreamClients implements Closeable {
                 switch (strategy) {
                     case POOLED -> shared(strategy, downstream, base, expected);
                     case NON_POOLED -> shared(strategy, downstream, base, expected);
-                    case NON_POOLED_FRESH_SOURCE -> freshSource(mode, base, expected);
+                    case NON_POOLED_FRESH_SOURCE -> freshSource(mode, downstream, base, expected);
                 };
         return new DownstreamClient(mode, downstream, strategy, transport);
     }
@@ -140,15 +143,14 @@ public class DownstreamClients implements Closeable {
             ConnectionStrategy strategy, Role downstream, URI base, SpiffeId expected) {
         String key = strategy + "->" + downstream.workloadName();
         if (strategy == ConnectionStrategy.POOLED) {
-            return pools.computeIfAbsent(key, k -> new RotatingPool(base, expected));
+            return pools.computeIfAbsent(key, k -> new RotatingPool(downstream, base, expected));
         }
         RestClient rest = sharedTransports.computeIfAbsent(key, k -> {
-            TlsSocketStrategy tls = strategy == ConnectionStrategy.POOLED
-                    ? tlsStrategy(SpiffeTls.clientContext(source, expected))
-                    : (socket, target, port, attachment, context) -> tlsStrategy(
-                                    SpiffeTls.clientContext(source, expected))
-                            .upgrade(socket, target, port, attachment, context);
-            CloseableHttpClient http = httpClient(tls, strategy == ConnectionStrategy.POOLED);
+            // a fresh SSL context per connection: no TLS session to resume
+            TlsSocketStrategy tls = (socket, target, port, attachment, context) -> tlsStrategy(
+                            SpiffeTls.clientContext(source, expected), downstream, strategy)
+                    .upgrade(socket, target, port, attachment, context);
+            CloseableHttpClient http = httpClient(tls, false);
             toClose.add(http);
             return restClient(http, base, strategy);
         });
@@ -160,15 +162,19 @@ public class DownstreamClients implements Closeable {
         };
     }
 
-    private DownstreamClient.Transport freshSource(Mode mode, URI base, SpiffeId expected) {
+    private DownstreamClient.Transport freshSource(Mode mode, Role downstream, URI base, SpiffeId expected) {
         return new DownstreamClient.Transport() {
             @Override
             public <T> T call(DownstreamClient.RestCall<T> call) {
                 FreshSetup setup = metrics.time(mode, Operation.MTLS_CLIENT_SETUP, () -> {
                     X509Source fresh = freshSources.open();
                     try {
-                        CloseableHttpClient http =
-                                httpClient(tlsStrategy(SpiffeTls.clientContext(fresh, expected)), false);
+                        CloseableHttpClient http = httpClient(
+                                tlsStrategy(
+                                        SpiffeTls.clientContext(fresh, expected),
+                                        downstream,
+                                        ConnectionStrategy.NON_POOLED_FRESH_SOURCE),
+                                false);
                         return new FreshSetup(
                                 fresh, http, restClient(http, base, ConnectionStrategy.NON_POOLED_FRESH_SOURCE));
                     } catch (RuntimeException e) {
@@ -199,12 +205,14 @@ public class DownstreamClients implements Closeable {
 
         private record Generation(X509Certificate leaf, CloseableHttpClient http, RestClient rest) {}
 
+        private final Role downstream;
         private final URI base;
         private final SpiffeId expected;
         private volatile Generation current;
         private Generation retired; // guarded by this
 
-        RotatingPool(URI base, SpiffeId expected) {
+        RotatingPool(Role downstream, URI base, SpiffeId expected) {
+            this.downstream = downstream;
             this.base = base;
             this.expected = expected;
         }
@@ -230,7 +238,9 @@ public class DownstreamClients implements Closeable {
                     toClose.remove(retired.http());
                 }
                 retired = g;
-                CloseableHttpClient http = httpClient(tlsStrategy(SpiffeTls.clientContext(source, expected)), true);
+                CloseableHttpClient http = httpClient(
+                        tlsStrategy(SpiffeTls.clientContext(source, expected), downstream, ConnectionStrategy.POOLED),
+                        true);
                 toClose.add(http);
                 current = new Generation(leaf, http, restClient(http, base, ConnectionStrategy.POOLED));
                 if (g != null) {
@@ -241,14 +251,24 @@ public class DownstreamClients implements Closeable {
         }
     }
 
-    private static TlsSocketStrategy tlsStrategy(SSLContext context) {
-        return ClientTlsStrategyBuilder.create()
+    /**
+     * TLS 1.3 with the SPIFFE trust manager of {@code context}; every completed handshake is counted
+     * ({@link OperationMetrics#countClientHandshake}), which is how a pooled run is told from a
+     * non-pooled one.
+     */
+    private TlsSocketStrategy tlsStrategy(SSLContext context, Role downstream, ConnectionStrategy strategy) {
+        TlsSocketStrategy tls = ClientTlsStrategyBuilder.create()
                 .setSslContext(context)
                 .setTlsVersions(TLS.V_1_3)
                 // authorization is the SPIFFE ID check of the trust manager; SVIDs carry no DNS names
                 .setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
                 .setHostnameVerifier(NoopHostnameVerifier.INSTANCE)
                 .buildClassic();
+        return (socket, target, port, attachment, httpContext) -> {
+            SSLSocket upgraded = tls.upgrade(socket, target, port, attachment, httpContext);
+            metrics.countClientHandshake(downstream.workloadName(), strategy.tagValue());
+            return upgraded;
+        };
     }
 
     private CloseableHttpClient httpClient(TlsSocketStrategy tls, boolean reuse) {

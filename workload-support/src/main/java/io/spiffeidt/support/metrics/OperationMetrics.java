@@ -1,5 +1,6 @@
 package io.spiffeidt.support.metrics;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -11,8 +12,9 @@ import java.util.function.Supplier;
 
 /**
  * Per-operation metrics (docs/design.md "Metrics"): the timer {@code spiffeidt.operation} (tags {@code
- * mode}, {@code operation}, {@code outcome}) and the distribution summary {@code
- * spiffeidt.document.size} (tags {@code mode}, {@code depth}). Histograms are enabled by a meter
+ * mode}, {@code operation}, {@code outcome}), the distribution summary {@code
+ * spiffeidt.document.size} (tags {@code mode}, {@code depth}) and the counter {@code
+ * spiffeidt.client.handshakes} (tags {@code downstream}, {@code pooling}). Histograms are enabled by a meter
  * filter of the auto-configuration.
  *
  * <p>The {@code operation} tag is one {@link Operation}; docs/operations.md says what each one
@@ -27,6 +29,9 @@ public class OperationMetrics {
 
     /** The timer name. */
     public static final String OPERATION_TIMER = "spiffeidt.operation";
+
+    /** The counter of completed client TLS handshakes. */
+    public static final String CLIENT_HANDSHAKES = "spiffeidt.client.handshakes";
 
     /** The document size summary name. */
     public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
@@ -82,5 +87,18 @@ public class OperationMetrics {
                 .tag("depth", Integer.toString(depth))
                 .register(registry)
                 .record(bytes);
+    }
+
+    /**
+     * Counts one completed TLS handshake of an outbound client: a new connection to {@code
+     * downstream} (a workload name) under the connection strategy {@code pooling} (its tag value).
+     */
+    public void countClientHandshake(String downstream, String pooling) {
+        Counter.builder(CLIENT_HANDSHAKES)
+                .description("Completed TLS handshakes of outbound SPIFFE mTLS clients")
+                .tag("downstream", downstream)
+                .tag("pooling", pooling)
+                .register(registry)
+                .increment();
     }
 }

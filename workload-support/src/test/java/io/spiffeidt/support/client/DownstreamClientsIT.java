@@ -3,6 +3,7 @@ package io.spiffeidt.support.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -114,20 +115,30 @@ class DownstreamClientsIT {
         return answers.stream().map(a -> a.get("remotePort")).collect(Collectors.toSet());
     }
 
+    /** The completed TLS handshakes the clients counted towards target-wl under {@code strategy}. */
+    private double handshakes(ConnectionStrategy strategy) {
+        Counter counter = registry.find(OperationMetrics.CLIENT_HANDSHAKES)
+                .tags("downstream", Role.TARGET_WL.workloadName(), "pooling", strategy.tagValue())
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     @Test
-    void verifyWhenPooledThenOneConnectionServesEveryRequest() {
+    void verifyWhenPooledThenOneConnectionAndOneHandshakeServeEveryRequest() {
         DownstreamClient client = client(ConnectionStrategy.POOLED);
 
         assertThat(client.strategy()).isEqualTo(ConnectionStrategy.POOLED);
         assertThat(remotePorts(client, 4)).hasSize(1);
+        assertThat(handshakes(ConnectionStrategy.POOLED)).isEqualTo(1);
     }
 
     @Test
-    void verifyWhenNonPooledThenNewConnectionPerRequest() {
+    void verifyWhenNonPooledThenNewConnectionAndHandshakePerRequest() {
         DownstreamClient client = client(ConnectionStrategy.NON_POOLED);
 
         assertThat(client.strategy()).isEqualTo(ConnectionStrategy.NON_POOLED);
         assertThat(remotePorts(client, 4)).hasSize(4);
+        assertThat(handshakes(ConnectionStrategy.NON_POOLED)).isEqualTo(4);
         assertThat(opened).isEmpty();
     }
 
@@ -136,6 +147,7 @@ class DownstreamClientsIT {
         DownstreamClient client = client(ConnectionStrategy.NON_POOLED_FRESH_SOURCE);
 
         assertThat(remotePorts(client, 3)).hasSize(3);
+        assertThat(handshakes(ConnectionStrategy.NON_POOLED_FRESH_SOURCE)).isEqualTo(3);
         assertThat(opened).hasSize(3).allSatisfy(source -> assertThat(source.isClosed())
                 .isTrue());
         assertThat(registry.get(OperationMetrics.OPERATION_TIMER)

@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.spiffe.workloadapi.X509Source;
-import io.spiffeidt.core.internal.X509Svids;
+import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.support.identity.SpiffeTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,7 +37,7 @@ public final class TestMtlsServer implements AutoCloseable {
             exchange.getRequestBody().readAllBytes();
             X509Certificate leaf =
                     (X509Certificate) ((HttpsExchange) exchange).getSSLSession().getPeerCertificates()[0];
-            byte[] body = ("{\"caller\":\"" + X509Svids.spiffeId(leaf) + "\"}").getBytes(StandardCharsets.UTF_8);
+            byte[] body = ("{\"caller\":\"" + SpiffeId.fromX509Svid(leaf) + "\"}").getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);

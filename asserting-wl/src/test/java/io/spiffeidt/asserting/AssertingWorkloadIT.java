@@ -1,0 +1,183 @@
+package io.spiffeidt.asserting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Timer;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.testing.RunningWorkload;
+import io.spiffeidt.support.testing.StaticX509Source;
+import io.spiffeidt.support.testing.TestHops;
+import io.spiffeidt.support.testing.TestIdentities;
+import io.spiffeidt.support.testing.TestOAuthIssuer;
+import io.spiffeidt.support.wire.AccessTokenRequest;
+import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.LsvidExtendRequest;
+import io.spiffeidt.support.wire.LsvidExtendResponse;
+import io.spiffeidt.support.wire.MintResponse;
+import io.spiffeidt.support.wire.ValidateResponse;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The asserting workload on its own: the real application with its SVID from a development
+ * Workload API and a local OpenID provider, called over SPIFFE mTLS as the subject, middle tier and
+ * target would call it; what it answers is checked with those tiers' hops.
+ */
+class AssertingWorkloadIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final StaticX509Source SUBJECT = TestIdentities.source(Role.SUBJECT_WL);
+
+    @TempDir
+    static Path dir;
+
+    private static TestOAuthIssuer idp;
+    private static RunningWorkload asserting;
+
+    private final IdModeHop idModeSubject = TestHops.idMode(Role.SUBJECT_WL, SUBJECT);
+    private final LsvidHop lsvidSubject = TestHops.lsvid(Role.SUBJECT_WL, SUBJECT);
+    private final DvidHop dvidMtier = TestHops.dvid(Role.M_TIER, TestIdentities.source(Role.M_TIER));
+    private final AnonModeHop anonTarget = TestHops.anonMode(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
+    private final AnonModeHop anonSubject = TestHops.anonMode(Role.SUBJECT_WL, SUBJECT);
+
+    @BeforeAll
+    static void start() throws Exception {
+        idp = new TestOAuthIssuer();
+        asserting = RunningWorkload.start(
+                AssertingWorkloadApplication.class,
+                Role.ASSERTING_WL,
+                dir,
+                Map.of("spiffeidt.oauth.issuers[0].issuer", idp.issuer()));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (asserting != null) {
+            asserting.close();
+        }
+        idp.close();
+    }
+
+    private static HttpResponse<String> post(StaticX509Source caller, String path, Object body) throws Exception {
+        return asserting.post(caller, path, JSON.writeValueAsString(body));
+    }
+
+    private static HttpResponse<String> post(Role caller, String path, Object body) throws Exception {
+        return asserting.post(caller, path, JSON.writeValueAsString(body));
+    }
+
+    private static <T> T ok(HttpResponse<String> response, Class<T> type) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readValue(response.body(), type);
+    }
+
+    private static long count(String mode, String operation) {
+        Timer timer = asserting
+                .meters()
+                .find(OperationMetrics.OPERATION_TIMER)
+                .tags("mode", mode, "operation", operation, "outcome", "success")
+                .timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    @Test
+    void idModeWhenSubjectMintsThenRootAddressedToItNamesTheUserOfTheToken() throws Exception {
+        MintResponse minted = ok(
+                post(SUBJECT, "/id-mode/ecdsa-assertion", new AccessTokenRequest(idp.token("user0001"))),
+                MintResponse.class);
+
+        VerifiedIdMode root = idModeSubject.verifyAnswer(minted.token(), minted.artifacts());
+
+        assertThat(root.depth()).isEqualTo(1);
+        assertThat(root.result().delegation().dpr()).isEqualTo("user0001");
+        assertThat(root.result().delegation().dpa()).isEqualTo(idp.issuer());
+        assertThat(minted.oauth().subject()).isEqualTo("user0001");
+        assertThat(count("id-mode", "oauth_verify")).isPositive();
+        assertThat(count("id-mode", "jwks_fetch")).isPositive();
+        assertThat(count("id-mode", "mint")).isPositive();
+    }
+
+    @Test
+    void mintWhenCallerIsNotTheSubjectOrTokenFromAnotherIssuerThenRefused() throws Exception {
+        HttpResponse<String> fromMtier =
+                post(Role.M_TIER, "/id-mode/ecdsa-assertion", new AccessTokenRequest(idp.token("user0002")));
+        try (TestOAuthIssuer stranger = new TestOAuthIssuer()) {
+            HttpResponse<String> foreign =
+                    post(SUBJECT, "/dvid/mint", new AccessTokenRequest(stranger.token("user0002")));
+
+            assertThat(foreign.statusCode()).isBetween(400, 499);
+            assertThat(JSON.readTree(foreign.body()).get("code").asString()).isEqualTo("UNKNOWN_ISSUER");
+        }
+        assertThat(fromMtier.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void dvidWhenMintedThenMiddleTierValidationAndIntrospectionProveTheUser() throws Exception {
+        MintResponse minted =
+                ok(post(SUBJECT, "/dvid/mint", new AccessTokenRequest(idp.token("user0003"))), MintResponse.class);
+
+        ValidateResponse validated =
+                ok(post(Role.M_TIER, "/dvid/validate", DocumentRequest.of(minted.token())), ValidateResponse.class);
+        VerifiedDvid dvid = dvidMtier.acceptValidation(validated);
+        OAuthProof proof =
+                ok(post(Role.M_TIER, "/dvid/introspect", DocumentRequest.of(minted.token())), OAuthProof.class);
+        HttpResponse<String> fromSubject = post(SUBJECT, "/dvid/validate", DocumentRequest.of(minted.token()));
+
+        assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
+        assertThat(dvid.dpr()).isEqualTo("user0003");
+        dvidMtier.verifyProof(proof, dvid.result().delegation());
+        assertThat(fromSubject.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void anonModeWhenRootMintedThenTargetIntrospectsItsRootAndTheProofNamesTheUser() throws Exception {
+        MintResponse minted = ok(
+                post(SUBJECT, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0004"))),
+                MintResponse.class);
+        VerifiedResult atSubject = anonSubject.verify(minted.token());
+        String forwarded = anonSubject.extend(minted.token());
+
+        OAuthProof proof = ok(
+                post(
+                        Role.TARGET_WL,
+                        "/anon-mode/introspect",
+                        new AnonModeIntrospectRequest(anonTarget.rootIdentifier(forwarded))),
+                OAuthProof.class);
+
+        assertThat(atSubject.delegation().dpr()).isEqualTo("user0004");
+        anonTarget.verifyProof(proof, atSubject.delegation());
+    }
+
+    @Test
+    void lsvidWhenSubjectSendsItsRequestThenDelegatedAnswerVerifiesAtTheSubject() throws Exception {
+        String request = LsvidCodec.encode(lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL)));
+
+        LsvidExtendResponse answer = ok(
+                post(SUBJECT, "/lsvid/extendlsvid", new LsvidExtendRequest(idp.token("user0005"), request)),
+                LsvidExtendResponse.class);
+        LsvidVerification verified = lsvidSubject.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL);
+
+        assertThat(verified.delegation().dpr()).isEqualTo("user0005");
+        assertThat(verified.delegation().dpa()).isEqualTo(idp.issuer());
+        assertThat(count("lsvid", "validate")).isPositive();
+        assertThat(count("lsvid", "mint")).isPositive();
+    }
+}

@@ -1,0 +1,64 @@
+package io.spiffeidt.support.testing;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.lsvid.LsvidV1IssuerKeys;
+import java.time.Clock;
+
+/**
+ * The hops of a role as another workload of the call path would hold them (strict profile, default
+ * limits, system clock), on an SVID of {@link TestIdentities#PKI}: what a module test uses to make
+ * or check the documents its workload receives and forwards.
+ */
+public final class TestHops {
+
+    private static final SignatureProvider PROVIDER = new SignatureProvider(CryptoProviderChoice.BC);
+
+    private TestHops() {}
+
+    /** The identity of {@code role} on {@code source}. */
+    public static WorkloadIdentity identity(Role role, StaticX509Source source) {
+        return new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
+    }
+
+    /** The ID-Mode hop of {@code role}. */
+    public static IdModeHop idMode(Role role, StaticX509Source source) {
+        return new IdModeHop(identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time());
+    }
+
+    /** The Anon-Mode hop of {@code role} (no {@code iid}). */
+    public static AnonModeHop anonMode(Role role, StaticX509Source source) {
+        return new AnonModeHop(
+                identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time(), false);
+    }
+
+    /** The LSVID hop of {@code role}. */
+    public static LsvidHop lsvid(Role role, StaticX509Source source) {
+        return new LsvidHop(
+                identity(role, source),
+                PROVIDER,
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                time(),
+                LsvidV1IssuerKeys.none());
+    }
+
+    /** The DVID hop of {@code role}. */
+    public static DvidHop dvid(Role role, StaticX509Source source) {
+        return new DvidHop(identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time());
+    }
+
+    private static TimeRules time() {
+        return TimeRules.defaults(Clock.systemUTC());
+    }
+}
