@@ -6,10 +6,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.idmode.IdModePresentation;
-import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
@@ -230,8 +230,7 @@ class MiddleTierIT {
                 .verify(
                         LsvidCodec.encode(request),
                         lsvidAsserting.self(),
-                        io.spiffeidt.core.lsvid.Presenter.of(
-                                SUBJECT.getX509Svid().getLeaf()),
+                        Presenter.of(SUBJECT.getX509Svid().getLeaf()),
                         DelegationRule.ABSENT);
         Lsvid delegated = lsvidAsserting.delegate(
                 incoming.document(),
@@ -250,11 +249,7 @@ class MiddleTierIT {
         DocumentRequest onward = JSON.readValue(last.body(), DocumentRequest.class);
         LsvidVerification atTarget = lsvidTarget
                 .verifier()
-                .verify(
-                        onward.token(),
-                        lsvidTarget.self(),
-                        io.spiffeidt.core.lsvid.Presenter.of(last.peerLeaf()),
-                        DelegationRule.REQUIRED);
+                .verify(onward.token(), lsvidTarget.self(), Presenter.of(last.peerLeaf()), DelegationRule.REQUIRED);
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0004");
         assertThat(atTarget.document().depth()).isEqualTo(extended.depth() + 1);
     }

@@ -17,7 +17,10 @@ import org.springframework.context.annotation.Configuration;
 public class AnonModeAssertingConfiguration {
 
     @Bean
-    @ConditionalOnProperty(name = "spiffeidt.asserting.introspection.store", havingValue = "memory", matchIfMissing = true)
+    @ConditionalOnProperty(
+            name = "spiffeidt.asserting.introspection.store",
+            havingValue = "memory",
+            matchIfMissing = true)
     IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
             Clock clock, AssertingProperties properties, AnonModeAssertingProperties anonMode) {
         if (anonMode.zkp() == ZkpTiming.OFF) {

@@ -1,6 +1,7 @@
 package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;

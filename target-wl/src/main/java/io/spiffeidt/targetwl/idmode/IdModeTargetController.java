@@ -3,7 +3,6 @@ package io.spiffeidt.targetwl.idmode;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
