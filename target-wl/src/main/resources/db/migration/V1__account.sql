@@ -1,4 +1,4 @@
--- The target workload's accounts (DESIGN.md "Target database"); portable between H2 2.x and PostgreSQL.
+-- The target workload's accounts (docs/design.md "Target database"); portable between H2 2.x and PostgreSQL.
 -- user_id is the delegated user (dpr); the repository bounds it to 2048 UTF-8 bytes, which also keeps
 -- the primary-key index entry below PostgreSQL's B-tree limit.
 CREATE TABLE account (

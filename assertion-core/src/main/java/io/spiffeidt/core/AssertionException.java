@@ -5,7 +5,7 @@ import java.util.OptionalInt;
 
 /**
  * The one unchecked exception root of {@code assertion-core}: every failure of decoding, limits
- * or verification carries a code from {@link ErrorCode} (spec/common.md "Errors").
+ * or verification carries a code from {@link ErrorCode} (docs/formats/common.md "Errors").
  *
  * <p>Messages name the code, the layer index and the SPIFFE IDs involved; they never contain
  * token bytes, keys or certificates.

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Who the call path acts for: the user of the external OAuth token and who asserted it
- * (spec/common.md "The verified result").
+ * (docs/formats/common.md "The verified result").
  *
  * @param dpa delegated principal authority: the OAuth token's {@code iss}
  * @param dpr delegated principal: the OAuth token's {@code sub}

@@ -1,7 +1,7 @@
 package io.spiffeidt.core;
 
 /**
- * The closed set of error codes of spec/common.md "Errors", with the HTTP status a service maps
+ * The closed set of error codes of docs/formats/common.md "Errors", with the HTTP status a service maps
  * each to.
  *
  * <p>Thread safety: immutable.
@@ -44,7 +44,7 @@ public enum ErrorCode {
         this.httpStatus = httpStatus;
     }
 
-    /** The default HTTP status for this code (spec/common.md). */
+    /** The default HTTP status for this code (docs/formats/common.md). */
     public int httpStatus() {
         return httpStatus;
     }

@@ -3,7 +3,7 @@ package io.spiffeidt.core;
 import java.time.Instant;
 
 /**
- * One verified layer of a document (spec/common.md "The verified result").
+ * One verified layer of a document (docs/formats/common.md "The verified result").
  *
  * @param issuer the layer's issuer (SPIFFE ID; in Anon-Mode the encoded key), or {@code null}
  * @param audience the layer's audience, or {@code null} where the format has none

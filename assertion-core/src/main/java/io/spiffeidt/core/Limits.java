@@ -1,7 +1,7 @@
 package io.spiffeidt.core;
 
 /**
- * Resource limits checked before any expensive work (spec/common.md "Limits").
+ * Resource limits checked before any expensive work (docs/formats/common.md "Limits").
  *
  * @param maxEncodedSize largest encoded document, bytes (default 256 KiB)
  * @param maxDepth most layers (default 32)
@@ -12,7 +12,7 @@ package io.spiffeidt.core;
  */
 public record Limits(int maxEncodedSize, int maxDepth, int maxClaimLength, int minZkpRounds, int maxZkpRounds) {
 
-    /** The defaults of spec/common.md. */
+    /** The defaults of docs/formats/common.md. */
     public static final Limits DEFAULTS = new Limits(256 * 1024, 32, 2048, 80, 256);
 
     /** Validates the values. */
@@ -25,7 +25,7 @@ public record Limits(int maxEncodedSize, int maxDepth, int maxClaimLength, int m
         }
     }
 
-    /** The defaults of spec/common.md. */
+    /** The defaults of docs/formats/common.md. */
     public static Limits defaults() {
         return DEFAULTS;
     }

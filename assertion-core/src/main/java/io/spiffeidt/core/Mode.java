@@ -7,13 +7,13 @@ package io.spiffeidt.core;
  * <p>Thread safety: immutable.
  */
 public enum Mode {
-    /** Delegated assertion SVID (spec/dvid.md). */
+    /** Delegated assertion SVID (docs/formats/dvid.md). */
     DVID("dvid"),
-    /** Nested token, ECDSA layer per hop (spec/id-mode.md). */
+    /** Nested token, ECDSA layer per hop (docs/formats/id-mode.md). */
     ID_MODE("id-mode"),
-    /** Nested token, concatenated Schnorr signatures (spec/anon-mode.md). */
+    /** Nested token, concatenated Schnorr signatures (docs/formats/anon-mode.md). */
     ANON_MODE("anon-mode"),
-    /** Lightweight SVID (spec/lsvid.md). */
+    /** Lightweight SVID (docs/formats/lsvid.md). */
     LSVID("lsvid");
 
     private final String pathSegment;

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * A parsed SPIFFE ID ({@code spiffe://trust-domain/path}). IDs are compared as parsed values,
- * never by substring (spec/common.md "Roles and identities").
+ * never by substring (docs/formats/common.md "Roles and identities").
  *
  * @param trustDomain the lower-case trust domain name
  * @param path the path, starting with {@code /}, or empty for a trust domain ID

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The time rules of spec/common.md "Time": an injected clock, the clock skew, the default
+ * The time rules of docs/formats/common.md "Time": an injected clock, the clock skew, the default
  * lifetime of a minted document, and the original-compatible maximum age.
  *
  * @param clock where "now" comes from; nothing in the core calls {@code Instant.now()}
@@ -26,7 +26,7 @@ public record TimeRules(Clock clock, Duration skew, Duration lifetime, Duration 
         }
     }
 
-    /** The defaults of spec/common.md with the given clock. */
+    /** The defaults of docs/formats/common.md with the given clock. */
     public static TimeRules defaults(Clock clock) {
         return new TimeRules(clock, Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofSeconds(300));
     }

@@ -1,7 +1,7 @@
 package io.spiffeidt.core;
 
 /**
- * Which set of checks a verifier runs (spec/common.md "Verification profiles").
+ * Which set of checks a verifier runs (docs/formats/common.md "Verification profiles").
  *
  * <p>Thread safety: immutable.
  */

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What every verifier returns on success, the same shape for all four modes (spec/common.md "The
+ * What every verifier returns on success, the same shape for all four modes (docs/formats/common.md "The
  * verified result").
  *
  * @param mode the document's mode

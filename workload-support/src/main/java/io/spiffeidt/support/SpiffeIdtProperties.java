@@ -136,7 +136,7 @@ public record SpiffeIdtProperties(
     public record Server(@DefaultValue("true") boolean mtls) {}
 
     /**
-     * Outbound connection strategies (DESIGN.md "Connections").
+     * Outbound connection strategies (docs/design.md "Connections").
      *
      * @param profile sets every downstream at once (default {@link PoolingProfile#THESIS})
      * @param overrides per-downstream overrides keyed {@code <mode>.<downstream>}, e.g. {@code
@@ -173,7 +173,7 @@ public record SpiffeIdtProperties(
     }
 
     /**
-     * OAuth access token verification (DESIGN.md "OAuth tokens").
+     * OAuth access token verification (docs/design.md "OAuth tokens").
      *
      * @param issuers the issuer allow-list
      * @param jwksCache JWKS caching (default {@link JwksCacheMode#REFRESH_AHEAD})
@@ -207,7 +207,7 @@ public record SpiffeIdtProperties(
     public record Issuer(@NotBlank String issuer, URI jwksUri) {}
 
     /**
-     * Document verification (spec/common.md "Time", "Verification profiles").
+     * Document verification (docs/formats/common.md "Time", "Verification profiles").
      *
      * @param profile default {@link VerificationProfile#STRICT}
      * @param skew allowed clock skew (default 30 s)

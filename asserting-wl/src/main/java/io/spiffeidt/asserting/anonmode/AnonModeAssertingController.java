@@ -33,7 +33,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Anon-Mode endpoints of the asserting workload (spec/anon-mode.md "Minting", "Endpoints"): the
+ * Anon-Mode endpoints of the asserting workload (docs/formats/anon-mode.md "Minting", "Endpoints"): the
  * root, signed with a fresh random key and addressed to the mTLS caller, and the introspection of a
  * root this workload minted. The root key is random, so the introspection record is the only link
  * between a root and this workload: a verifier asks for it by the root {@code P(0).R(0)}.

@@ -36,7 +36,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** DVID endpoints of the asserting workload (spec/dvid.md "Endpoints"). */
+/** DVID endpoints of the asserting workload (docs/formats/dvid.md "Endpoints"). */
 @RestController
 @RequestMapping("/dvid")
 public class DvidAssertingController {

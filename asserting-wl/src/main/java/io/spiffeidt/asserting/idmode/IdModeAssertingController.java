@@ -34,7 +34,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * ID-Mode endpoints of the asserting workload (spec/id-mode.md "Endpoints"): the root layer, signed
+ * ID-Mode endpoints of the asserting workload (docs/formats/id-mode.md "Endpoints"): the root layer, signed
  * with this workload's X.509-SVID key and addressed to the mTLS caller, and the introspection of a
  * root this workload minted.
  */

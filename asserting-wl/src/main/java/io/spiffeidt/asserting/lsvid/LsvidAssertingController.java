@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * LSVID at the asserting workload (spec/lsvid.md "Flows", mint): verifies the user's OAuth token and
+ * LSVID at the asserting workload (docs/formats/lsvid.md "Flows", mint): verifies the user's OAuth token and
  * the subject workload's LSVID (outermost issuer = the mTLS peer, by name and key; audience = this
  * workload; no delegation yet), then adds the delegation layer addressed to the peer. Nothing is
  * stored: the target verifies offline.

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Extends an Anon-Mode token by one hop (spec/anon-mode.md "Extension"): the hop's key is the
+ * Extends an Anon-Mode token by one hop (docs/formats/anon-mode.md "Extension"): the hop's key is the
  * previous signature's {@code s}, the previous full signature is stripped to its {@code R}, and the
  * new layer {@code {exp, iat, iss}} ({@code iid} only when {@link AnonModeSettings#includeIid()})
  * is signed over {@code P(k) + "." + stripped}. {@code exp} is the earlier of now + lifetime and the

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Mints Anon-Mode root tokens for the asserting workload (spec/anon-mode.md "Minting"): a fresh
+ * Mints Anon-Mode root tokens for the asserting workload (docs/formats/anon-mode.md "Minting"): a fresh
  * random root key {@code x0} per token, claims {@code aud} (the caller's SPIFFE ID), {@code dpa},
  * {@code dpr}, {@code exp}, {@code iat}, {@code iss = base64url(enc(Y_0))}, signed with {@code x0}.
  * The root key is forgotten after signing; its link to the asserting workload is the

@@ -8,7 +8,7 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * The settings of Anon-Mode minting, extension and verification (spec/anon-mode.md, spec/common.md
+ * The settings of Anon-Mode minting, extension and verification (docs/formats/anon-mode.md, docs/formats/common.md
  * "Verification profiles", "Limits", "Time").
  *
  * @param subjectWorkload the SPIFFE ID the root layer's {@code aud} must name (the subject workload,

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * The segment arithmetic of the Anon-Mode wire format (spec/anon-mode.md "Wire format"), checked
+ * The segment arithmetic of the Anon-Mode wire format (docs/formats/anon-mode.md "Wire format"), checked
  * before any decoding or cryptography. Not API.
  *
  * <p>After {@code L} layers: {@code P(L-1) . … . P(0) . R(0) . … . R(L-2) . F(L-1)}, so with the

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The low-level Anon-Mode token operations of spec/anon-mode.md "Wire format", "Minting" and
+ * The low-level Anon-Mode token operations of docs/formats/anon-mode.md "Wire format", "Minting" and
  * "Extension", with the claims given by the caller. {@link AnonModeMinter} and {@link
  * AnonModeExtender} build the claims from the settings and the clock; use this class directly only
  * to reproduce exact documents (golden vectors, benchmarks).
@@ -77,7 +77,7 @@ public final class AnonModeTokens {
 
     /**
      * The root identifier {@code P(0) . base64url(enc(R_0))} of a token: what the asserting
-     * workload records at minting and answers introspection for (spec/anon-mode.md "Minting",
+     * workload records at minting and answers introspection for (docs/formats/anon-mode.md "Minting",
      * "Verification" step 5). Checks the token's shape only.
      *
      * @param token a complete token

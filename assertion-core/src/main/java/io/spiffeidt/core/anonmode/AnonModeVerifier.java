@@ -20,7 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Concatenated verification of Anon-Mode tokens (spec/anon-mode.md "Verification"):
+ * Concatenated verification of Anon-Mode tokens (docs/formats/anon-mode.md "Verification"):
  *
  * <ol>
  *   <li>limits and shape: an even segment count of at least 2, inner signature segments of exactly

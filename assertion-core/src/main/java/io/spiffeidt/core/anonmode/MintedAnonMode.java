@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A freshly minted Anon-Mode root token (spec/anon-mode.md "Minting").
+ * A freshly minted Anon-Mode root token (docs/formats/anon-mode.md "Minting").
  *
  * @param token the one-layer token {@code P(0) . F(0)}; its signature's {@code s} is the bearer
  *     key of the next extension, so the token is a secret of its holder

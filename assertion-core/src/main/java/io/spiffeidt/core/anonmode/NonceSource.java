@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where Anon-Mode's fresh secret scalars come from: the root key {@code x0} of a minted token and
- * the nonce {@code k} of every signature (spec/anon-mode.md "Signature", "Minting").
+ * the nonce {@code k} of every signature (docs/formats/anon-mode.md "Signature", "Minting").
  *
  * <p>Production code uses {@link #secureRandom()}. {@link #sequence(List)} replays fixed scalars so
  * that tests reproduce the golden vectors byte for byte; it must never be used to sign real

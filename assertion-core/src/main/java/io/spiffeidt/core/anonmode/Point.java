@@ -6,7 +6,7 @@ import io.spiffeidt.core.internal.Codec;
 import java.util.Arrays;
 
 /**
- * A point of edwards25519 (RFC 8032), the group of Anon-Mode (spec/anon-mode.md "Group and
+ * A point of edwards25519 (RFC 8032), the group of Anon-Mode (docs/formats/anon-mode.md "Group and
  * encodings"): public keys {@code Y} and commitments {@code R}.
  *
  * <p>Encoding: the 32-byte RFC 8032 compressed form; {@link #toHex()} is its lowercase hex, as the

@@ -11,7 +11,7 @@ import java.util.Objects;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 
 /**
- * An integer modulo the order L of the edwards25519 prime-order subgroup (spec/anon-mode.md "Group
+ * An integer modulo the order L of the edwards25519 prime-order subgroup (docs/formats/anon-mode.md "Group
  * and encodings"): the secret keys, nonces, challenges and signature values of Anon-Mode.
  *
  * <p>Encoding: 32 bytes little-endian, always canonical ({@code < L}); {@link #decode(byte[])}
@@ -76,7 +76,7 @@ public final class Scalar {
     }
 
     /**
-     * The hash to scalar of spec/anon-mode.md: SHA-256 of the UTF-8 bytes of {@code text}, read as
+     * The hash to scalar of docs/formats/anon-mode.md: SHA-256 of the UTF-8 bytes of {@code text}, read as
      * a little-endian integer, reduced mod L.
      *
      * @param text the text to hash

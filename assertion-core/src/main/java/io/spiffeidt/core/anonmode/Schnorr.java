@@ -8,7 +8,7 @@ import java.util.Objects;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 
 /**
- * The Schnorr signature of Anon-Mode (spec/anon-mode.md "Signature"; the Galindo-Garcia variant
+ * The Schnorr signature of Anon-Mode (docs/formats/anon-mode.md "Signature"; the Galindo-Garcia variant
  * the original uses, note the minus sign; this is not EdDSA):
  *
  * <ul>

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * A Schnorr key pair of Anon-Mode: secret scalar {@code x} and public point {@code Y = x·B}
- * (spec/anon-mode.md "Signature"). The public key is always derived from the secret, so the two
+ * (docs/formats/anon-mode.md "Signature"). The public key is always derived from the secret, so the two
  * cannot disagree.
  *
  * <p>{@link #toString()} never shows the secret. Thread safety: immutable.

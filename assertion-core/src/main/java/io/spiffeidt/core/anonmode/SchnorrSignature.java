@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A Schnorr signature {@code (R, s)} of Anon-Mode (spec/anon-mode.md "Signature"); its wire form
+ * A Schnorr signature {@code (R, s)} of Anon-Mode (docs/formats/anon-mode.md "Signature"); its wire form
  * is {@code enc(R) ‖ enc(s)}, 64 bytes, the outermost segment {@code F} of a token.
  *
  * @param commitment {@code R = k·B}

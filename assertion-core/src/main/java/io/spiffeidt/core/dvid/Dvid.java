@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A minted DVID (spec/dvid.md "Document") and what it says.
+ * A minted DVID (docs/formats/dvid.md "Document") and what it says.
  *
  * @param token the compact JWS
  * @param jti its {@code jti} (the introspection key), or {@code null} for the original shape

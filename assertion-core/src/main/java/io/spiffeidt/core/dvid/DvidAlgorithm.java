@@ -4,7 +4,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 
 /**
- * The JWS algorithms a DVID may be signed with (spec/dvid.md "Document"): {@code RS256} for an
+ * The JWS algorithms a DVID may be signed with (docs/formats/dvid.md "Document"): {@code RS256} for an
  * RSA key (the default) and {@code ES256} for an EC P-256 key. Nothing else is ever accepted: never
  * {@code none}, never HMAC.
  *

@@ -6,7 +6,7 @@ import java.security.PublicKey;
 import java.util.Map;
 
 /**
- * Finds the asserting workload's DVID public key by the JWS {@code kid} (spec/dvid.md
+ * Finds the asserting workload's DVID public key by the JWS {@code kid} (docs/formats/dvid.md
  * "Verification" step 2). A service implements it over its cached copy of the asserting workload's
  * JWKS (refreshing on an unknown {@code kid} at most once per 30 s).
  *

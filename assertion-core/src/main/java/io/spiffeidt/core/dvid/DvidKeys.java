@@ -9,7 +9,7 @@ import java.security.PublicKey;
 import java.util.Map;
 
 /**
- * The DVID key as a JSON Web Key Set (spec/dvid.md "Signing key": published at {@code GET
+ * The DVID key as a JSON Web Key Set (docs/formats/dvid.md "Signing key": published at {@code GET
  * /dvid/keys}) and back: RFC 7517 JWKs with public parameters only, {@code kid} = the RFC 7638
  * thumbprint, {@code alg} and {@code use}. Also reads a single JWK.
  *

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What to mint a DVID for (spec/dvid.md "Document"), after the asserting workload verified the
+ * What to mint a DVID for (docs/formats/dvid.md "Document"), after the asserting workload verified the
  * user's OAuth token.
  *
  * @param subject the SPIFFE ID of the mTLS peer that called mint (never taken from a request body)

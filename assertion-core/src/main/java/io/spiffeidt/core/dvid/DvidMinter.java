@@ -20,7 +20,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Mints DVIDs (spec/dvid.md "Document"): a compact JWS with sorted header keys {@code
+ * Mints DVIDs (docs/formats/dvid.md "Document"): a compact JWS with sorted header keys {@code
  * {"alg","kid","typ"}} and sorted payload claims, written as compact Go-style JSON, so that the
  * original's tokens are reproduced byte for byte from the same key, clock and claims.
  *

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Settings of the DVID minter and verifier (spec/dvid.md, spec/common.md "Verification profiles",
+ * Settings of the DVID minter and verifier (docs/formats/dvid.md, docs/formats/common.md "Verification profiles",
  * "Limits", "Time").
  *
  * @param assertingWorkload the pinned SPIFFE ID of the asserting workload: the {@code iss} of every

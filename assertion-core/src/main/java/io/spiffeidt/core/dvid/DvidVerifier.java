@@ -25,7 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Verifies DVIDs locally (spec/dvid.md "Verification"), failing closed:
+ * Verifies DVIDs locally (docs/formats/dvid.md "Verification"), failing closed:
  *
  * <ol>
  *   <li>size limit, then parse the compact JWS; the header {@code alg} must be the configured one

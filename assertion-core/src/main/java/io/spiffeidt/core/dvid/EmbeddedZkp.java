@@ -14,7 +14,7 @@ import java.security.interfaces.RSAPublicKey;
 import java.util.Objects;
 
 /**
- * The {@code zkp} claim of a DVID (spec/dvid.md "Document"): the OAuth token's {@code
+ * The {@code zkp} claim of a DVID (docs/formats/dvid.md "Document"): the OAuth token's {@code
  * header.payload} and the proof, in the original's JSON text form ({@link ZkProofCodec}), that its
  * holder knows the IdP's RS256 signature on it. The token's signature itself is never included.
  *
@@ -55,7 +55,7 @@ public record EmbeddedZkp(String msg, String proof) {
     }
 
     /**
-     * Verifies the claim for the DVID's {@code dpa} / {@code dpr} (spec/dvid.md "Verification" step
+     * Verifies the claim for the DVID's {@code dpa} / {@code dpr} (docs/formats/dvid.md "Verification" step
      * 4): the OAuth payload in {@code msg} must have {@code iss == dpa} and {@code sub == dpr}, and
      * the proof must verify for {@code msg} under the IdP key {@code idpKeys} finds for {@code dpa}
      * and the OAuth header's {@code kid}.

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Finds the OAuth IdP's RSA key that signed the user's token, by issuer and the OAuth header's
- * {@code kid} (spec/dvid.md "The zero-knowledge proof": public input {@code (n, e)} from the IdP's
+ * {@code kid} (docs/formats/dvid.md "The zero-knowledge proof": public input {@code (n, e)} from the IdP's
  * JWKS). Needed to verify a proof embedded in a DVID (verification step 4). The issuer is the DVID's
  * {@code dpa}, already checked to equal the OAuth payload's {@code iss}, so a key is only ever looked
  * up at the IdP the DVID names.

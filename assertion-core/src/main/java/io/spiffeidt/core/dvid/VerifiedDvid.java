@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A verified DVID (spec/dvid.md "Verification"): the common verified result plus what is specific
+ * A verified DVID (docs/formats/dvid.md "Verification"): the common verified result plus what is specific
  * to DVIDs.
  *
  * @param result mode {@link Mode#DVID}, one layer ({@code iss}, first {@code aud} or {@code null},

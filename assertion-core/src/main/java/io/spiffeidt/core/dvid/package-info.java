@@ -1,5 +1,5 @@
 /**
- * DVID, the delegated assertion SVID (spec/dvid.md): a compact JWS minted by the asserting
+ * DVID, the delegated assertion SVID (docs/formats/dvid.md): a compact JWS minted by the asserting
  * workload that says "workload {@code sub} may act for user {@code dpr} at {@code dpa} until
  * {@code exp}", its local verifier, the JWKS of its key, and its optional embedded proof ({@link
  * io.spiffeidt.core.dvid.EmbeddedZkp}, made with {@link io.spiffeidt.core.zkp}) that shows a valid

@@ -13,7 +13,7 @@ import java.security.Signature;
 import java.util.Objects;
 
 /**
- * ECDSA P-256 / SHA-256 with ASN.1 DER signatures, the only algorithm of ID-Mode (spec/id-mode.md
+ * ECDSA P-256 / SHA-256 with ASN.1 DER signatures, the only algorithm of ID-Mode (docs/formats/id-mode.md
  * "Wire format"). The JCA provider is always a parameter.
  *
  * <p>Thread safety: stateless; a fresh {@link Signature} per call.

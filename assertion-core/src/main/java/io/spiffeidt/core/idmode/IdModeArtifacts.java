@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The identity artifacts that travel beside an ID-Mode token (spec/id-mode.md "Identity
+ * The identity artifacts that travel beside an ID-Mode token (docs/formats/id-mode.md "Identity
  * artifacts"): one X.509-SVID certificate chain per layer, root first; each chain leaf first,
  * then intermediates (never the trust anchor).
  *

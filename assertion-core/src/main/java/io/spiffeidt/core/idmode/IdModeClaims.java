@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The claims of one ID-Mode layer (spec/id-mode.md "Wire format", table "Claims"): {@code iss}
+ * The claims of one ID-Mode layer (docs/formats/id-mode.md "Wire format", table "Claims"): {@code iss}
  * and {@code aud} (SPIFFE IDs), {@code iat}, {@code exp}, and, in the root layer only, {@code dpa}
  * and {@code dpr}. Unknown claims of a received payload are ignored.
  *
@@ -46,7 +46,7 @@ public record IdModeClaims(
         return dpa != null || dpr != null;
     }
 
-    /** The payload JSON: compact, sorted keys, Go escaping (spec/common.md "Encodings"). */
+    /** The payload JSON: compact, sorted keys, Go escaping (docs/formats/common.md "Encodings"). */
     public String toJson() {
         StringBuilder sb = new StringBuilder(192);
         sb.append("{\"aud\":");

@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * A workload's own X.509-SVID: the private key it signs its layer with and the certificate chain
- * (leaf first, then intermediates) it proves it with (spec/common.md "Roles and identities"). The
+ * (leaf first, then intermediates) it proves it with (docs/formats/common.md "Roles and identities"). The
  * SPIFFE ID is the leaf's URI SAN.
  *
  * <p>{@link #toString()} never shows the key or the certificates.

@@ -14,7 +14,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * Adds a hop's layer to an ID-Mode token (spec/id-mode.md "Extension"): builds {@code P = {aud:
+ * Adds a hop's layer to an ID-Mode token (docs/formats/id-mode.md "Extension"): builds {@code P = {aud:
  * next, exp: min(now + lifetime, exp of the outermost layer, own certificate expiry), iat: now,
  * iss: self}}, signs {@code base64url(P) "." T} over the received text {@code T}, and returns
  * {@code base64url(P) "." T "." base64url(sig)} with the artifacts plus the own chain.

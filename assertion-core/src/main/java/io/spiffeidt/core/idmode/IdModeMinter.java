@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Mints the root (delegation) layer of an ID-Mode token, as the asserting workload (spec/id-mode.md
- * "Wire format": root claims {@code aud, dpa, dpr, exp, iat, iss}; spec/common.md "Time"): signs
+ * Mints the root (delegation) layer of an ID-Mode token, as the asserting workload (docs/formats/id-mode.md
+ * "Wire format": root claims {@code aud, dpa, dpr, exp, iat, iss}; docs/formats/common.md "Time"): signs
  * {@code base64url(P0)} with the workload's own X.509-SVID key (ECDSA P-256 / SHA-256, DER) and
  * returns the token {@code P0.S0} with the artifacts holding the workload's chain.
  *

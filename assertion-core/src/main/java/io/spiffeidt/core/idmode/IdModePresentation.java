@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a hop hands to the next: the token text and its identity artifacts (spec/id-mode.md
+ * What a hop hands to the next: the token text and its identity artifacts (docs/formats/id-mode.md
  * "Endpoints": {@code {"token","artifacts"}}). The minter and the extender return it; the verifier
  * accepts it.
  *

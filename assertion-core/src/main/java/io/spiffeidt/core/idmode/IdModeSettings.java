@@ -9,7 +9,7 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * What an {@link IdModeVerifier} checks against (spec/id-mode.md "Verification"): the pinned
+ * What an {@link IdModeVerifier} checks against (docs/formats/id-mode.md "Verification"): the pinned
  * asserting workload, the X.509 trust bundles, the profile, the limits and the time rules.
  *
  * @param assertingWorkload the only SPIFFE ID allowed to sign the root (delegation) layer

@@ -6,7 +6,7 @@ import java.security.PrivateKey;
 import java.security.Provider;
 
 /**
- * Builds layers of the dot format (spec/id-mode.md "Wire format" and "Extension"): the root
+ * Builds layers of the dot format (docs/formats/id-mode.md "Wire format" and "Extension"): the root
  * {@code P(0) . S(0)} and a wrapping layer {@code P(k) . T(k-1) . S(k)}. Shared by the minter, the
  * extender and the tests that need hand-made layers.
  *

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The encoded sizes of an ID-Mode presentation at one depth (spec/id-mode.md "Endpoints", size
+ * The encoded sizes of an ID-Mode presentation at one depth (docs/formats/id-mode.md "Endpoints", size
  * note): token bytes and artifacts bytes (JSON form), reported separately as the original
  * vectors do. Used by the {@code spiffeidt.document.size} metric and the JMH size benchmark.
  *

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A parsed ID-Mode token: the dot format of spec/id-mode.md "Wire format",
+ * A parsed ID-Mode token: the dot format of docs/formats/id-mode.md "Wire format",
  * {@code P(L-1) . … . P(0) . S(0) . … . S(L-1)}, read by segment arithmetic.
  *
  * <p>Layers are indexed from the root: layer 0 is the asserting workload's root, layer {@code
@@ -19,7 +19,7 @@ import java.util.Objects;
  * (for the root: just {@code P(0)}). Nothing is ever re-serialized: signing inputs and prefixes
  * are substrings of the received text.
  *
- * <p>{@link #parse} performs step 1 of spec/id-mode.md "Verification": limits, split, even
+ * <p>{@link #parse} performs step 1 of docs/formats/id-mode.md "Verification": limits, split, even
  * segment count {@code N ≥ 2}, depth limit, every segment non-empty strict base64url, every
  * payload exactly one JSON object with typed claims. It checks no signature, certificate or time.
  *
@@ -47,7 +47,7 @@ public final class IdModeToken {
     }
 
     /**
-     * Parses a token (spec/id-mode.md "Verification", step 1). Cheap checks come first: the
+     * Parses a token (docs/formats/id-mode.md "Verification", step 1). Cheap checks come first: the
      * encoded size, then the segment count and the depth limit, before any decoding.
      *
      * @throws AssertionException {@link ErrorCode#LIMIT_EXCEEDED} for size or depth, {@link

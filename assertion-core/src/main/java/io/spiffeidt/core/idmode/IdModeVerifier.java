@@ -21,7 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Verifies an ID-Mode token with its artifacts (spec/id-mode.md "Verification"), failing closed:
+ * Verifies an ID-Mode token with its artifacts (docs/formats/id-mode.md "Verification"), failing closed:
  * it returns a {@link VerifiedIdMode} or throws {@link AssertionException} with its code.
  *
  * <p>Steps, in order:

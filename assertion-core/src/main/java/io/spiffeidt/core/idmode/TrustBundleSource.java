@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where the verifier finds the X.509 bundle of a signer's trust domain (spec/id-mode.md
+ * Where the verifier finds the X.509 bundle of a signer's trust domain (docs/formats/id-mode.md
  * "Verification", step 3a). A workload adapts its Workload API bundle source; tests use {@link
  * #of}.
  *

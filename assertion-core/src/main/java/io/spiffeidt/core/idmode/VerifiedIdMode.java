@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A verified ID-Mode token (spec/id-mode.md "Verification"): the common result, the verified path
+ * A verified ID-Mode token (docs/formats/id-mode.md "Verification"): the common result, the verified path
  * and what was verified, so that a hop can extend exactly that ({@link IdModeExtender#extend(
  * VerifiedIdMode, SpiffeId)}).
  *

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Strict encodings of spec/common.md "Encodings". Not API.
+ * Strict encodings of docs/formats/common.md "Encodings". Not API.
  *
  * <p>Thread safety: stateless.
  */

@@ -12,7 +12,7 @@ import java.util.Map;
 // Why our own: signing inputs must be byte-identical to Go's encoding/json (HTML escaping, number and
 // key order); nimbus' and Jackson's writers differ (JsonTests and the golden vectors show it).
 /**
- * Strict JSON reading and Go-compatible JSON writing (spec/common.md "Encodings"). Not API.
+ * Strict JSON reading and Go-compatible JSON writing (docs/formats/common.md "Encodings"). Not API.
  *
  * <p>Reading: exactly one value, no trailing content, duplicate keys rejected, nesting bounded.
  * Objects become {@link LinkedHashMap} (document order), arrays {@link ArrayList}, integers

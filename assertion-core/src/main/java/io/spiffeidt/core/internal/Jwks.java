@@ -32,8 +32,8 @@ import java.util.TreeMap;
 /**
  * RFC 7517 JSON Web Keys and Key Sets of the two JWS key kinds the project signs with (RS256 RSA
  * keys and ES256 P-256 keys), written and read strictly: public parameters only, {@code kid},
- * {@code alg} and {@code use}, RFC 7638 thumbprints. Used by the DVID key set (spec/dvid.md
- * "Signing key") and by the IdP key of every mode's introspection answer (spec/dvid.md
+ * {@code alg} and {@code use}, RFC 7638 thumbprints. Used by the DVID key set (docs/formats/dvid.md
+ * "Signing key") and by the IdP key of every mode's introspection answer (docs/formats/dvid.md
  * "Introspection"). Not API.
  *
  * <p>Reading fails closed: malformed JSON, a private member, a duplicate {@code kid} or a bad

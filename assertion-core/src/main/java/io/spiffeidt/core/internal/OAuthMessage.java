@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The public part of an OAuth RS256 JWT, {@code header.payload} (the {@code msg} of a proof of
- * spec/dvid.md "The zero-knowledge proof"), read strictly; and the split of a whole token into that
+ * docs/formats/dvid.md "The zero-knowledge proof"), read strictly; and the split of a whole token into that
  * part and its signature (the prover's witness). Shared by DVID's embedded proof and the
  * introspection answer of every mode. Not API.
  *

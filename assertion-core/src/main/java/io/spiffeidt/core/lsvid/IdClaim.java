@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An LSVID identity claim ({@code iss}, {@code sub} or {@code aud}): spec/lsvid.md "Structure",
+ * An LSVID identity claim ({@code iss}, {@code sub} or {@code aud}): docs/formats/lsvid.md "Structure",
  * serialized as {@code {cn, pk, x5c, id}}, each member omitted when empty.
  *
  * <p>Byte arrays are copied in and out. {@code toString()} names only the SPIFFE ID, never keys,

@@ -3,7 +3,7 @@ package io.spiffeidt.core.lsvid;
 import java.util.Objects;
 
 /**
- * An LSVID document, the wrapper that is encoded (spec/lsvid.md "Structure"):
+ * An LSVID document, the wrapper that is encoded (docs/formats/lsvid.md "Structure"):
  * {@code {token, bundle}}, {@code bundle} always written ({@code null} when absent).
  *
  * <p>Version 2 documents (X.509-anchored bases) carry no bundle token; version 1 documents (the

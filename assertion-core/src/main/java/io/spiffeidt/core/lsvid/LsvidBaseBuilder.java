@@ -21,7 +21,7 @@ import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.x509.Certificate;
 
 /**
- * Builds a workload's own version 2 base LSVID token from its X.509-SVID (spec/lsvid.md "Base
+ * Builds a workload's own version 2 base LSVID token from its X.509-SVID (docs/formats/lsvid.md "Base
  * document (version 2, per workload)"):
  *
  * <pre>{@code

@@ -14,7 +14,7 @@ import java.util.Objects;
 // Why our own: LSVID has one canonical encoding that Go's encoding/json defines (declaration order,
 // omit-when-empty, std base64 bytes); no library writes or checks it (LsvidVectorsTests show it).
 /**
- * Encodes and decodes LSVID documents in their one canonical form (spec/lsvid.md "Structure"):
+ * Encodes and decodes LSVID documents in their one canonical form (docs/formats/lsvid.md "Structure"):
  * base64url (no padding) of the compact JSON of the wrapper, members in declaration order,
  * omitted when empty, {@code signature} and {@code bundle} always written, byte fields as std
  * base64, map keys sorted, strings escaped as Go's {@code encoding/json} does.
@@ -59,7 +59,7 @@ public final class LsvidCodec {
     /**
      * The bytes a token's signature covers: for a base token the compact JSON of its payload; for
      * an extension layer the compact JSON of {@code {"nested":<nested>,"payload":<payload>,
-     * "signature":null}} (spec/lsvid.md "Base document" and "Extension layer").
+     * "signature":null}} (docs/formats/lsvid.md "Base document" and "Extension layer").
      */
     public static byte[] signingInput(LsvidToken token) {
         Objects.requireNonNull(token, "token");
@@ -91,7 +91,7 @@ public final class LsvidCodec {
     /**
      * The encoded size in bytes at every depth of the document's chain: element {@code d - 1} is
      * the size of the document cut down to its {@code d} innermost tokens (same bundle). For
-     * metrics and benchmarks (spec/lsvid.md "Size").
+     * metrics and benchmarks (docs/formats/lsvid.md "Size").
      */
     public static int[] encodedSizesByDepth(Lsvid lsvid) {
         LsvidJsonWriter.Marks marks = new LsvidJsonWriter.Marks(lsvid.depth());

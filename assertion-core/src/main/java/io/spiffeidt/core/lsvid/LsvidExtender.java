@@ -8,7 +8,7 @@ import java.security.Provider;
 import java.util.Objects;
 
 /**
- * Adds a signed layer to an LSVID (spec/lsvid.md "Extension layer"):
+ * Adds a signed layer to an LSVID (docs/formats/lsvid.md "Extension layer"):
  *
  * <pre>{@code
  * payload   {ver: 2, alg: "ES256", iat: now, exp, iss: {cn: <own ID>, id: <own base token>},

@@ -14,7 +14,7 @@ import java.util.TreeMap;
 // Why our own: the canonical LSVID JSON is Go's encoding/json output of the original's structs;
 // no JSON library reproduces it byte for byte (LsvidVectorsTests show it).
 /**
- * The canonical LSVID serializer (spec/lsvid.md "Structure"): compact JSON, declaration order,
+ * The canonical LSVID serializer (docs/formats/lsvid.md "Structure"): compact JSON, declaration order,
  * omit-when-empty, {@code signature} always written, std base64 byte fields, sorted map keys,
  * Go-style escaping. The {@code nested} chain is written iteratively, so a long chain cannot
  * overflow the stack; an {@code iss.id} inside a payload recurses, bounded by {@link

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The claims of one LSVID token (spec/lsvid.md "Structure"), serialized in declaration order
+ * The claims of one LSVID token (docs/formats/lsvid.md "Structure"), serialized in declaration order
  * {@code ver, alg, iat, exp, iss, sub, aud, dpa, dpr, sel, data}, each omitted when empty (as Go's
  * {@code omitempty}: 0 for numbers, {@code null} or {@code ""} for strings, {@code null} for
  * claims, an empty map).

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What an {@link LsvidVerifier} checks against (spec/lsvid.md "Verification", spec/common.md
+ * What an {@link LsvidVerifier} checks against (docs/formats/lsvid.md "Verification", docs/formats/common.md
  * "Verification profiles", "Limits", "Time").
  *
  * @param assertingWorkload the pinned SPIFFE ID of the asserting workload: the only issuer whose

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One LSVID token (spec/lsvid.md "Structure"): {@code {nested, payload, signature}} where
+ * One LSVID token (docs/formats/lsvid.md "Structure"): {@code {nested, payload, signature}} where
  * {@code nested} is omitted when absent and {@code signature} (std base64 of a DER ECDSA
  * signature) is written as {@code null} when absent.
  *

@@ -11,7 +11,7 @@ import java.util.Objects;
 
 /**
  * A verified LSVID together with its decoded form, so the verifying workload can extend it
- * without decoding it again (spec/lsvid.md "Flows").
+ * without decoding it again (docs/formats/lsvid.md "Flows").
  *
  * @param document the decoded document
  * @param layers one entry per token, outermost first, the base last

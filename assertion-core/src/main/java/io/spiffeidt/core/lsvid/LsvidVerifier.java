@@ -25,7 +25,7 @@ import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.x509.Certificate;
 
 /**
- * Verifies LSVID documents (spec/lsvid.md "Verification (strict)"), failing closed: a result, or
+ * Verifies LSVID documents (docs/formats/lsvid.md "Verification (strict)"), failing closed: a result, or
  * an {@link AssertionException} with its code, never {@code null} and never another exception.
  *
  * <p>The checks, in this order:

@@ -13,10 +13,10 @@ import java.security.interfaces.RSAPublicKey;
 import java.util.Objects;
 
 /**
- * The introspection answer of every mode (spec/dvid.md "Introspection"; the same body answers
- * {@code POST /id-mode/introspect}, spec/id-mode.md, and {@code POST /anon-mode/introspect},
- * spec/anon-mode.md): the OAuth token's {@code header.payload}, the proof that its holder knows the
- * IdP's signature on it (spec/dvid.md "The zero-knowledge proof"), and the IdP's public key as a
+ * The introspection answer of every mode (docs/formats/dvid.md "Introspection"; the same body answers
+ * {@code POST /id-mode/introspect}, docs/formats/id-mode.md, and {@code POST /anon-mode/introspect},
+ * docs/formats/anon-mode.md): the OAuth token's {@code header.payload}, the proof that its holder knows the
+ * IdP's signature on it (docs/formats/dvid.md "The zero-knowledge proof"), and the IdP's public key as a
  * JWK. The OAuth token itself (its signature) is never part of it. The component names are the JSON
  * field names of the wire body {@code {"msg","zkp","idpKey"}}.
  *

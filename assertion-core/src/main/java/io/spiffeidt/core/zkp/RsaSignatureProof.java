@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The zero-knowledge proof of knowledge of an RSA signature (spec/dvid.md "The zero-knowledge
+ * The zero-knowledge proof of knowledge of an RSA signature (docs/formats/dvid.md "The zero-knowledge
  * proof"): shows that the prover knows {@code s} with {@code s^e ≡ m (mod n)}, {@code m} the
  * EMSA-PKCS1-v1_5 SHA-256 encoding of {@code msg}, without revealing {@code s}. Non-interactive by
  * Fiat-Shamir: the challenge bits are the bits of SHA-256 over the commitments.

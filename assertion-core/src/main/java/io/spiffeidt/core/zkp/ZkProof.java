@@ -4,7 +4,7 @@ import java.math.BigInteger;
 import java.util.List;
 
 /**
- * An RSA-signature proof of knowledge (spec/dvid.md "The zero-knowledge proof"): the responses
+ * An RSA-signature proof of knowledge (docs/formats/dvid.md "The zero-knowledge proof"): the responses
  * {@code p_i} and the commitments {@code c_i} of its {@code k} rounds. A value object only; {@link
  * RsaSignatureProof#verify} decides whether it proves anything.
  *

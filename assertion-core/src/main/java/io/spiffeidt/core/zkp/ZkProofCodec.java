@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The wire form of a {@link ZkProof}, compatible with the original C code (spec/dvid.md
+ * The wire form of a {@link ZkProof}, compatible with the original C code (docs/formats/dvid.md
  * "Serialization"): {@code {"proofp":[{"0":"<HEX>"},{"1":"<HEX>"},…],"proofc":[{"0":"<HEX>"},…]}}
  * where the key of element {@code i} is the decimal index {@code i}, counted from 0 in each array.
  *

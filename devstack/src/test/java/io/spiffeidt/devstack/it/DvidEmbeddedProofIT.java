@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * DVID with the proof embedded as the {@code zkp} claim (spec/dvid.md) and made lazily at the
+ * DVID with the proof embedded as the {@code zkp} claim (docs/formats/dvid.md) and made lazily at the
  * first introspection: the ~100 KB document travels in JSON bodies through every tier.
  */
 class DvidEmbeddedProofIT extends EmbeddedStackIT {

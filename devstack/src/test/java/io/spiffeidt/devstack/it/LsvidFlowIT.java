@@ -175,7 +175,7 @@ class LsvidFlowIT extends EmbeddedStackIT {
     }
 
     /**
-     * The bearer rule of spec/lsvid.md step 5 is by name and key: the peer must hold the key that
+     * The bearer rule of docs/formats/lsvid.md step 5 is by name and key: the peer must hold the key that
      * signed the outermost layer, a matching SPIFFE ID is not enough. A workload whose SVID rotated
      * (same SPIFFE ID, new key) can present neither a layer it signed with the old key over a
      * connection with its new certificate, nor a new layer over a connection with its old (still

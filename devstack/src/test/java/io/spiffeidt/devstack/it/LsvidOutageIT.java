@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * LSVID is verified offline: once the document is minted, the middle tier and the target answer
- * with the asserting workload stopped (DESIGN.md, LSVID row: "no call to asserting"). Only a new
+ * with the asserting workload stopped (docs/design.md, LSVID row: "no call to asserting"). Only a new
  * mint needs it.
  */
 class LsvidOutageIT extends EmbeddedStackIT {

@@ -17,7 +17,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Anon-Mode at the middle tier (DESIGN.md, Anon-Mode row): concatenated verification of the token
+ * Anon-Mode at the middle tier (docs/design.md, Anon-Mode row): concatenated verification of the token
  * (the root addressed to the subject workload), then, unless switched off, one more anonymous layer
  * signed with the key the token hands over, and the token is forwarded to the target. The root's
  * binding to the asserting workload is checked by the target (introspection).

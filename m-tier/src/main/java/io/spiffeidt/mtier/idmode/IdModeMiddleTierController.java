@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * ID-Mode at the middle tier (DESIGN.md, ID-Mode row): verifies the token and its presenter (the
+ * ID-Mode at the middle tier (docs/design.md, ID-Mode row): verifies the token and its presenter (the
  * mTLS peer, by SPIFFE ID and key), extends it with {@code aud} = the target workload, and forwards
  * the longer token with its artifacts.
  */

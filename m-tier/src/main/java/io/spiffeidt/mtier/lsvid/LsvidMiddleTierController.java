@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * LSVID at the middle tier (DESIGN.md, LSVID row): verifies the document offline (anchored bases,
+ * LSVID at the middle tier (docs/design.md, LSVID row): verifies the document offline (anchored bases,
  * every layer, the pinned delegation, audience = this workload, bearer = the mTLS peer by name and
  * key), extends it with {@code aud} = the target and forwards it. No call to the asserting workload.
  */

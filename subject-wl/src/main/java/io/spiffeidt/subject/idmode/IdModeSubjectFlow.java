@@ -23,7 +23,7 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
- * ID-Mode at the subject workload (DESIGN.md, ID-Mode row): the asserting workload mints the root
+ * ID-Mode at the subject workload (docs/design.md, ID-Mode row): the asserting workload mints the root
  * addressed to this workload; it is verified when received and again before each use, and every use
  * extends it with a fresh layer addressed to the middle tier, signed with this workload's SVID key.
  */

@@ -26,7 +26,7 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
- * LSVID at the subject workload (spec/lsvid.md "Flows"). Mint: the own base document (kept current
+ * LSVID at the subject workload (docs/formats/lsvid.md "Flows"). Mint: the own base document (kept current
  * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
  * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One row of the {@code account} table (DESIGN.md "Target database").
+ * One row of the {@code account} table (docs/design.md "Target database").
  *
  * <p>Thread safety: immutable.
  *

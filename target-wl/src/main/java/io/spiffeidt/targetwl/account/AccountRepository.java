@@ -25,7 +25,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The target workload's account store (DESIGN.md "Target database"): table {@code account(user_id,
+ * The target workload's account store (docs/design.md "Target database"): table {@code account(user_id,
  * balance, updated_at)}, schema by Flyway ({@code db/migration/V1__account.sql}), H2 or PostgreSQL.
  *
  * <p>A user seen for the first time gets an account with balance 0. Creation is race-safe: on

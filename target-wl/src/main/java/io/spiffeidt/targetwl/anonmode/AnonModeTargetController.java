@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Anon-Mode at the target (DESIGN.md, Anon-Mode row; spec/anon-mode.md "Verification"): the
+ * Anon-Mode at the target (docs/design.md, Anon-Mode row; docs/formats/anon-mode.md "Verification"): the
  * concatenated verification of the whole token, then the root binding (step 5): the asserting
  * workload must know the root {@code P(0).R(0)} ({@code POST /anon-mode/introspect}) and its proof
  * must show an IdP-signed OAuth token for the root's {@code dpa}/{@code dpr}. The account is the

@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * ID-Mode at the target (DESIGN.md, ID-Mode row): verifies the whole chain and its presenter (the
+ * ID-Mode at the target (docs/design.md, ID-Mode row): verifies the whole chain and its presenter (the
  * mTLS peer, by SPIFFE ID and key), optionally introspects the root at the asserting workload and
  * checks the proof against the root's {@code dpa}/{@code dpr}, then serves the account of {@code dpr}
  * with the verified path (the issuers from the asserting workload outwards, then this workload).

@@ -23,7 +23,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * LSVID at the target (DESIGN.md, LSVID row): verifies the whole document offline (anchored bases,
+ * LSVID at the target (docs/design.md, LSVID row): verifies the whole document offline (anchored bases,
  * every layer, the pinned delegation exactly once, audience = this workload, bearer = the mTLS peer
  * by name and key) and reads {@code dpr} from the delegation layer the verifier found. It makes no
  * call to the asserting workload.

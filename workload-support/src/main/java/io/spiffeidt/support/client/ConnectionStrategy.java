@@ -1,7 +1,7 @@
 package io.spiffeidt.support.client;
 
 /**
- * How an outbound mTLS client connects to one downstream (DESIGN.md "Connections").
+ * How an outbound mTLS client connects to one downstream (docs/design.md "Connections").
  *
  * <p>Thread safety: immutable.
  */

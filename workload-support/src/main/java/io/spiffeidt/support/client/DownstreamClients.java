@@ -44,7 +44,7 @@ import org.springframework.web.client.RestClient;
 
 /**
  * Builds the outbound mTLS clients of this workload, one per (mode, downstream), each with the
- * {@link ConnectionStrategy} of the pooling profile and overrides (DESIGN.md "Connections", {@link
+ * {@link ConnectionStrategy} of the pooling profile and overrides (docs/design.md "Connections", {@link
  * PoolingTable}). Every SSL context authorizes exactly the configured SPIFFE ID of its downstream.
  *
  * <ul>

@@ -1,7 +1,7 @@
 package io.spiffeidt.support.client;
 
 /**
- * Sets the {@link ConnectionStrategy} of every downstream at once (DESIGN.md "Connections").
+ * Sets the {@link ConnectionStrategy} of every downstream at once (docs/design.md "Connections").
  *
  * <p>Thread safety: immutable.
  */

@@ -5,7 +5,7 @@ import io.spiffeidt.support.identity.Role;
 import java.util.Map;
 
 /**
- * Which {@link ConnectionStrategy} a caller uses for one (mode, downstream) cell (DESIGN.md
+ * Which {@link ConnectionStrategy} a caller uses for one (mode, downstream) cell (docs/design.md
  * "Connections": the thesis' Table 7 and the profiles), before and after per-downstream overrides.
  *
  * <p>Thread safety: stateless.

@@ -1,7 +1,7 @@
 package io.spiffeidt.support.identity;
 
 /**
- * The four workloads of the call path (spec/common.md "Roles and identities"). {@link
+ * The four workloads of the call path (docs/formats/common.md "Roles and identities"). {@link
  * #workloadName()} is the module name, the default SPIFFE ID path and the {@code workload} metric
  * tag.
  *

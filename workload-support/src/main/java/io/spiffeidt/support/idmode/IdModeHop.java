@@ -27,7 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One workload's part of ID-Mode (spec/id-mode.md "Flows"): the strict verifier pinned to the
+ * One workload's part of ID-Mode (docs/formats/id-mode.md "Flows"): the strict verifier pinned to the
  * asserting workload (for the current trust bundles), and layers signed with the current X.509-SVID
  * key and chain, taken from one SVID snapshot.
  *
@@ -86,7 +86,7 @@ public class IdModeHop {
     }
 
     /**
-     * Every check of spec/id-mode.md, with this workload as audience and {@code presenter} (the mTLS
+     * Every check of docs/formats/id-mode.md, with this workload as audience and {@code presenter} (the mTLS
      * peer) bound to the outermost layer.
      *
      * @throws AssertionException {@link ErrorCode#MALFORMED} when the artifacts are missing, else as

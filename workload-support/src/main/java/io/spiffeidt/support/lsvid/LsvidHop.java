@@ -27,7 +27,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One workload's part of LSVID (spec/lsvid.md "Flows"): its own base document kept current with its
+ * One workload's part of LSVID (docs/formats/lsvid.md "Flows"): its own base document kept current with its
  * X.509-SVID, extensions (and, at the asserting workload, the delegation layer) signed with the
  * current SVID key, and the strict verifier for the current trust bundle, pinned to the asserting
  * workload.

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * The original SPIRE LSVID signing keys that version 1 LSVID base tokens must be signed with
- * (spec/lsvid.md "Version 1"), from {@code spiffeidt.verification.lsvid-v1-issuer-keys}.
+ * (docs/formats/lsvid.md "Version 1"), from {@code spiffeidt.verification.lsvid-v1-issuer-keys}.
  *
  * <p>Loading fails closed: a file that is missing, holds anything but exactly one PEM {@code PUBLIC
  * KEY}, or a key that is not EC P-256 stops the start-up with a message naming the file (never its

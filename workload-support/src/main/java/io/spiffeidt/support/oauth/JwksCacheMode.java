@@ -1,7 +1,7 @@
 package io.spiffeidt.support.oauth;
 
 /**
- * How {@link OAuthTokenVerifier} obtains the IdP's JWKS (DESIGN.md "OAuth tokens").
+ * How {@link OAuthTokenVerifier} obtains the IdP's JWKS (docs/design.md "OAuth tokens").
  *
  * <p>Thread safety: immutable.
  */

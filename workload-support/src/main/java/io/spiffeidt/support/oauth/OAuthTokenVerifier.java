@@ -46,7 +46,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Verifies OAuth 2.0 access tokens (RS256 JWTs) from an allow-list of issuers (DESIGN.md "OAuth
+ * Verifies OAuth 2.0 access tokens (RS256 JWTs) from an allow-list of issuers (docs/design.md "OAuth
  * tokens").
  *
  * <ol>

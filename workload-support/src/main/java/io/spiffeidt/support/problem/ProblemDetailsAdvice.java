@@ -25,7 +25,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Maps every failure to an RFC 9457 problem detail (spec/common.md "Errors"), at the lowest
+ * Maps every failure to an RFC 9457 problem detail (docs/formats/common.md "Errors"), at the lowest
  * precedence so workloads can add more specific advice.
  *
  * <ul>

@@ -4,7 +4,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 /**
- * The body of {@code POST /anon-mode/introspect} (spec/anon-mode.md "Endpoints"): the root {@code
+ * The body of {@code POST /anon-mode/introspect} (docs/formats/anon-mode.md "Endpoints"): the root {@code
  * P(0) . R(0)} of an Anon-Mode token, never the whole token (the hops beyond the root are none of
  * the asserting workload's business, and the last segment of a token is a bearer key).
  */

@@ -4,7 +4,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 /**
- * The body of {@code POST /lsvid/extendlsvid} (spec/lsvid.md "Endpoints"): the user's OAuth access
+ * The body of {@code POST /lsvid/extendlsvid} (docs/formats/lsvid.md "Endpoints"): the user's OAuth access
  * token and the subject workload's LSVID, extended with {@code aud} = the asserting workload. Neither
  * is ever logged or returned.
  */

@@ -1,7 +1,7 @@
 package io.spiffeidt.support.wire;
 
 /**
- * The answer of {@code POST /lsvid/extendlsvid} (spec/lsvid.md "Endpoints"): the LSVID extended
+ * The answer of {@code POST /lsvid/extendlsvid} (docs/formats/lsvid.md "Endpoints"): the LSVID extended
  * with the asserting workload's delegation layer ({@code dpa}/{@code dpr}, {@code aud} = the
  * subject workload), and the summary of the OAuth token it came from.
  */

@@ -23,7 +23,7 @@ class PoolingTableTests {
 
     @ParameterizedTest
     @CsvSource({
-        // DESIGN.md Table 7: m-tier
+        // docs/design.md Table 7: m-tier
         "M_TIER, DVID, ASSERTING_WL, POOLED",
         "M_TIER, DVID, TARGET_WL, POOLED",
         "M_TIER, ID_MODE, ASSERTING_WL, NON_POOLED_FRESH_SOURCE",
@@ -32,7 +32,7 @@ class PoolingTableTests {
         "M_TIER, ANON_MODE, TARGET_WL, NON_POOLED_FRESH_SOURCE",
         "M_TIER, LSVID, ASSERTING_WL, NON_POOLED_FRESH_SOURCE",
         "M_TIER, LSVID, TARGET_WL, POOLED",
-        // DESIGN.md Table 7: target-wl
+        // docs/design.md Table 7: target-wl
         "TARGET_WL, DVID, ASSERTING_WL, NON_POOLED_FRESH_SOURCE",
         "TARGET_WL, ID_MODE, ASSERTING_WL, POOLED",
         "TARGET_WL, ANON_MODE, ASSERTING_WL, POOLED",

@@ -92,7 +92,7 @@ public class TestController {
         return Map.of("n", n);
     }
 
-    /** The size limit of spec/common.md on the raw body. */
+    /** The size limit of docs/formats/common.md on the raw body. */
     @AllowedCallers(Role.M_TIER)
     @PostMapping("/size")
     public Map<String, Object> size(@RequestBody String body) {
