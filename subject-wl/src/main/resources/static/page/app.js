@@ -174,12 +174,19 @@
     return list;
   }
 
+  function anonymity(doc) {
+    if (doc.layers.length === 1) {
+      return ', the root is signed by a fresh key and names no workload; each hop adds an anonymous layer (see the verified path)';
+    }
+    return doc.hopsAnonymous ? ', hops anonymous (no layer names its workload)' : ', a hop names its workload (iid)';
+  }
+
   function drawDocument(answer) {
     var doc = answer.document;
     $('doc-summary').textContent = MODE_NAMES[answer.mode] + ' for ' + answer.user + ': ' + doc.encodedBytes + ' bytes, '
       + doc.layers.length + (doc.layers.length === 1 ? ' layer' : ' layers')
       + (answer.mode === 'dvid' ? (doc.proofAttached ? ', zero-knowledge proof attached (' + doc.proofRounds + ' rounds)' : ', no proof attached') : '')
-      + (answer.mode === 'anon-mode' ? (doc.hopsAnonymous ? ', hops anonymous (no layer names its workload)' : ', a hop names its workload (iid)') : '')
+      + (answer.mode === 'anon-mode' ? anonymity(doc) : '')
       + '. Expires ' + time(answer.expiresAt) + '.';
     var header = $('doc-header');
     header.textContent = '';
@@ -261,9 +268,13 @@
     end = end || 1;
     var groups = [];
     var byKey = {};
+    var calls = {};
     entries.forEach(function (e) {
       var h = hopOf(e);
-      var key = h.path.join(' → ');
+      var base = h.path.join(' → ');
+      // a downstream's entries arrive together, its total first: another total is another call to it
+      if (h.op === 'total' && h.path.length > 1) { calls[base] = (calls[base] || 0) + 1; }
+      var key = base + (calls[base] > 1 ? ' (call ' + calls[base] + ')' : '');
       if (!byKey[key]) { byKey[key] = { key: key, hop: h.path[h.path.length - 1], rows: [] }; groups.push(byKey[key]); }
       byKey[key].rows.push({ op: h.op, start: e.start, dur: e.dur });
     });
