@@ -80,6 +80,9 @@
     logins.forEach(function (login) {
       list.appendChild(el('li', null, [el('a', { href: login.url, className: 'button', id: 'login-' + login.id, text: 'Log in with ' + login.name })]));
     });
+    if (!logins.length) {
+      message = (message ? message + ' ' : '') + 'The identity provider cannot be reached right now: reload the page in a moment.';
+    }
     $('login-message').textContent = message || '';
     show('login-view', true);
   }

@@ -135,10 +135,18 @@ public class PageController {
         return token;
     }
 
+    /** The ways to log in; none while the provider's metadata cannot be fetched (tried again next time). */
     private List<Map<String, String>> logins() {
         List<Map<String, String>> out = new ArrayList<>();
         if (registrations instanceof Iterable<?> all) {
-            for (Object o : all) {
+            Iterable<?> resolved;
+            try {
+                all.iterator();
+                resolved = all;
+            } catch (RuntimeException e) {
+                return out;
+            }
+            for (Object o : resolved) {
                 if (o instanceof ClientRegistration r) {
                     out.add(Map.of(
                             "id",

@@ -2,6 +2,9 @@ package io.spiffeidt.subject.page;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientProperties;
+import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientPropertiesMapper;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -31,6 +34,7 @@ import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSecurity
+@EnableConfigurationProperties(OAuth2ClientProperties.class)
 public class PageSecurityConfiguration {
 
     /** Where the page's own JSON endpoints live. */
@@ -71,6 +75,13 @@ public class PageSecurityConfiguration {
         http.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
                 sessionExpired(), PathPatternRequestMatcher.withDefaults().matcher(PAGE_API)));
         return http.build();
+    }
+
+    /** The clients of {@code spring.security.oauth2.client.*}, resolved when the page first needs them. */
+    @Bean
+    ClientRegistrationRepository clientRegistrationRepository(OAuth2ClientProperties properties) {
+        return new LazyClientRegistrationRepository(
+                () -> new OAuth2ClientPropertiesMapper(properties).asClientRegistrations());
     }
 
     /** The access token lives and dies with the page's HTTP session. */
