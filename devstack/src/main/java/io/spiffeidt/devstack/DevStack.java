@@ -230,6 +230,9 @@ public final class DevStack implements AutoCloseable {
         props.put("server.port", String.valueOf(port(name)));
         if (name.equals("idp")) {
             props.put("spiffeidt.idp.issuer", idpUrl().toString());
+            // subject-wl's page logs in and out through the default client, wherever subject-wl listens
+            props.put("spiffeidt.idp.clients.subject-wl.redirect-uris", subjectUrl() + "/login/oauth2/code/idp");
+            props.put("spiffeidt.idp.clients.subject-wl.post-logout-redirect-uris", subjectUrl() + "/?logout");
             // the IdP is no SPIFFE workload: keep workload-support's auto-configuration out of its context
             props.put("spring.autoconfigure.exclude", String.join(",", workloadSupportAutoConfigurations()));
         } else {
@@ -242,6 +245,9 @@ public final class DevStack implements AutoCloseable {
             props.put("spiffeidt.endpoints.target-wl", mtlsUrl("target-wl").toString());
             props.put("spiffeidt.endpoints.m-tier", mtlsUrl("m-tier").toString());
             props.put("spiffeidt.oauth.issuers[0].issuer", idpUrl().toString());
+            if (name.equals("subject-wl")) {
+                props.put("spring.security.oauth2.client.provider.idp.issuer-uri", idpUrl().toString());
+            }
             // the IdP's Spring Security shares this JVM's classpath; the workloads authorize by SPIFFE ID
             props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
             props.putAll(settings.properties());

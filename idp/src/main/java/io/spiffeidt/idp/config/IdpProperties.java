@@ -93,16 +93,20 @@ public record IdpProperties(
      * @param redirectUris allowed redirect URIs; default
      *     {@code http://127.0.0.1:8080/login/oauth2/code/idp}
      * @param scopes scopes the client may request; default {@code openid}, {@code profile}
-     * @param postLogoutRedirectUris allowed OIDC post-logout redirect URIs; default none
+     * @param postLogoutRedirectUris allowed OIDC post-logout redirect URIs; default
+     *     {@code http://127.0.0.1:8080/?logout} (subject-wl's page)
      *     <p>Thread safety: immutable.
      */
     public record Client(
             @DefaultValue(DEFAULT_REDIRECT_URI) @NotEmpty List<@NotNull URI> redirectUris,
             @DefaultValue({"openid", "profile"}) @NotEmpty Set<@NotBlank String> scopes,
-            List<@NotNull URI> postLogoutRedirectUris) {
+            @DefaultValue(DEFAULT_POST_LOGOUT_REDIRECT_URI) List<@NotNull URI> postLogoutRedirectUris) {
 
         /** The default redirect URI: Spring Security's OAuth2 login callback of subject-wl. */
         public static final String DEFAULT_REDIRECT_URI = "http://127.0.0.1:8080/login/oauth2/code/idp";
+
+        /** The default post-logout redirect URI: subject-wl's page, telling it the user logged out. */
+        public static final String DEFAULT_POST_LOGOUT_REDIRECT_URI = "http://127.0.0.1:8080/?logout";
 
         /** Copies the collections; a missing post-logout list becomes empty. */
         public Client {
@@ -114,10 +118,14 @@ public record IdpProperties(
         /**
          * The default client settings.
          *
-         * @return redirect URI {@link #DEFAULT_REDIRECT_URI}, scopes {@code openid profile}
+         * @return redirect URI {@link #DEFAULT_REDIRECT_URI}, scopes {@code openid profile},
+         *     post-logout redirect URI {@link #DEFAULT_POST_LOGOUT_REDIRECT_URI}
          */
         public static Client defaults() {
-            return new Client(List.of(URI.create(DEFAULT_REDIRECT_URI)), Set.of("openid", "profile"), List.of());
+            return new Client(
+                    List.of(URI.create(DEFAULT_REDIRECT_URI)),
+                    Set.of("openid", "profile"),
+                    List.of(URI.create(DEFAULT_POST_LOGOUT_REDIRECT_URI)));
         }
     }
 }

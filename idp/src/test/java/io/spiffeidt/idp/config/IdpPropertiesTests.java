@@ -34,7 +34,7 @@ class IdpPropertiesTests {
             assertThat(client.redirectUris())
                     .containsExactly(URI.create("http://127.0.0.1:8080/login/oauth2/code/idp"));
             assertThat(client.scopes()).containsExactlyInAnyOrder("openid", "profile");
-            assertThat(client.postLogoutRedirectUris()).isEmpty();
+            assertThat(client.postLogoutRedirectUris()).containsExactly(URI.create("http://127.0.0.1:8080/?logout"));
         });
     }
 

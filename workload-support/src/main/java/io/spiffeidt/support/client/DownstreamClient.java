@@ -6,6 +6,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.metrics.ServerTiming;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -88,6 +89,7 @@ public final class DownstreamClient {
     }
 
     private <T> T exchange(String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
+        long callStart = System.nanoTime();
         try {
             return transport.call(client -> client.post()
                     .uri(path)
@@ -96,6 +98,11 @@ public final class DownstreamClient {
                     .body(jsonBody)
                     .exchange(
                             (request, response) -> {
+                                // the downstream's call tree joins this request's Server-Timing
+                                ServerTiming.recordDownstream(
+                                        downstream.workloadName(),
+                                        callStart,
+                                        response.getHeaders().get(ServerTiming.HEADER));
                                 HttpStatusCode status = response.getStatusCode();
                                 if (status.is2xxSuccessful()) {
                                     if (noBody) {

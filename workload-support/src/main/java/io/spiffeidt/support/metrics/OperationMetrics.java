@@ -20,6 +20,9 @@ import java.util.function.Supplier;
  * <p>The {@code operation} tag is one {@link Operation}; docs/operations.md says what each one
  * includes and which tier records it.
  *
+ * <p>Every operation recorded while a request is handled also goes into that request's {@link
+ * ServerTiming} (the {@code Server-Timing} header of the answer).
+ *
  * <p>Outcome: {@code success}, the {@link io.spiffeidt.core.ErrorCode} name of an {@link
  * AssertionException}, or {@code error} for any other exception (which is rethrown unchanged).
  *
@@ -76,6 +79,7 @@ public class OperationMetrics {
                 .tag("outcome", outcome)
                 .register(registry)
                 .record(nanos, TimeUnit.NANOSECONDS);
+        ServerTiming.recordOperation(operation.tagValue(), nanos);
     }
 
     /** Records the encoded size of a document of {@code depth} layers. */

@@ -11,10 +11,16 @@ import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 
 /**
  * Operation timers and document sizes ({@link OperationMetrics}) on Boot's {@link MeterRegistry},
@@ -83,5 +89,31 @@ public class OperationMetricsAutoConfiguration {
                 return id;
             }
         };
+    }
+
+    /**
+     * The {@code Server-Timing} header of every answer ({@link ServerTiming}): on unless {@code
+     * spiffeidt.server-timing.enabled=false}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnBooleanProperty(name = "spiffeidt.server-timing.enabled", matchIfMissing = true)
+    @EnableConfigurationProperties(ServerTimingProperties.class)
+    public static class ServerTimingConfiguration {
+
+        /** Binds each request's timings; first of all filters, so {@code total} covers them. */
+        @Bean
+        public FilterRegistrationBean<ServerTimingFilter> serverTimingFilter() {
+            FilterRegistrationBean<ServerTimingFilter> registration =
+                    new FilterRegistrationBean<>(new ServerTimingFilter());
+            registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+            return registration;
+        }
+
+        /** Writes the header before each answer's body. */
+        @Bean
+        public ServerTimingAdvice serverTimingAdvice() {
+            return new ServerTimingAdvice();
+        }
     }
 }

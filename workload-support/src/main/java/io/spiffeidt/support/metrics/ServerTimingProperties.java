@@ -1,0 +1,13 @@
+package io.spiffeidt.support.metrics;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The {@code Server-Timing} header ({@code spiffeidt.server-timing.*}).
+ *
+ * @param enabled whether every answer carries this workload's and its downstreams' timings (default
+ *     on; switch it off where callers must not learn where the time goes)
+ */
+@ConfigurationProperties("spiffeidt.server-timing")
+public record ServerTimingProperties(@DefaultValue("true") boolean enabled) {}

@@ -1,0 +1,75 @@
+package io.spiffeidt.support.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ServerTimingTests {
+
+    @AfterEach
+    void unbind() {
+        ServerTiming.end();
+    }
+
+    @Test
+    void headerValueWhenOperationsRecordedThenTotalFirstThenEachWithDurationAndStart() {
+        ServerTiming timing = ServerTiming.begin();
+        ServerTiming.recordOperation("validate", 2_500_000);
+        ServerTiming.recordOperation("extend", 1_000_000);
+
+        List<ServerTiming.Entry> parsed = ServerTiming.parse(timing.headerValue());
+
+        assertThat(parsed).extracting(ServerTiming.Entry::name).containsExactly("total", "validate", "extend");
+        assertThat(parsed.get(1).durationMillis()).isEqualTo(2.5);
+        assertThat(parsed.get(2).durationMillis()).isEqualTo(1.0);
+        assertThat(parsed.get(0).durationMillis())
+                .isGreaterThanOrEqualTo(parsed.get(2).startMillis());
+    }
+
+    @Test
+    void recordDownstreamWhenHeaderThenPrefixedAndShiftedByCallStart() {
+        ServerTiming timing = ServerTiming.begin();
+        long callStart = System.nanoTime();
+        ServerTiming.recordDownstream(
+                "m-tier",
+                callStart,
+                List.of("total;dur=5;start=0, validate;dur=1.5;start=0.5", "target-wl.db_query;dur=0.25;start=3"));
+
+        List<ServerTiming.Entry> entries = timing.entries();
+
+        assertThat(entries)
+                .extracting(ServerTiming.Entry::name)
+                .containsExactly("m-tier.total", "m-tier.validate", "m-tier.target-wl.db_query");
+        double shift = entries.get(0).startMillis();
+        assertThat(entries.get(1).startMillis()).isEqualTo(shift + 0.5);
+        assertThat(entries.get(2).startMillis()).isEqualTo(shift + 3);
+        assertThat(entries.get(2).durationMillis()).isEqualTo(0.25);
+    }
+
+    @Test
+    void parseWhenMalformedEntriesThenSkippedOrZero() {
+        List<ServerTiming.Entry> parsed =
+                ServerTiming.parse("ok;dur=1, bad name;dur=2, ;dur=3, neg;dur=-4;start=x, \"q\";dur=1, cache;desc=hit");
+
+        assertThat(parsed).extracting(ServerTiming.Entry::name).containsExactly("ok", "neg", "cache");
+        assertThat(parsed.get(1).durationMillis()).isZero();
+        assertThat(parsed.get(1).startMillis()).isZero();
+    }
+
+    @Test
+    void recordWhenNoRequestBoundThenNothingHappens() {
+        ServerTiming.recordOperation("validate", 1_000);
+        ServerTiming.recordDownstream("m-tier", System.nanoTime(), List.of("total;dur=1"));
+        assertThat(ServerTiming.current()).isNull();
+    }
+
+    @Test
+    void recordDownstreamWhenHugeTreeThenBounded() {
+        ServerTiming timing = ServerTiming.begin();
+        String many = String.join(", ", java.util.Collections.nCopies(500, "x;dur=1"));
+        ServerTiming.recordDownstream("m-tier", System.nanoTime(), List.of(many));
+        assertThat(timing.entries()).hasSize(ServerTiming.MAX_ENTRIES);
+    }
+}
