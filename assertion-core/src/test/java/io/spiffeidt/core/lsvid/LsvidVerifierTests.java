@@ -481,7 +481,7 @@ class LsvidVerifierTests extends VerifierContractTests {
     }
 
     @Test
-    void verifyWhenLayerOutlivesTheInnerLayerThenMalformed() {
+    void verifyWhenLayerOutlivesTheInnerLayerThenBrokenLinkAsInEveryNestedMode() {
         List<LsvidToken> c = chain(STANDARD);
         long now = NOW.getEpochSecond();
         LsvidToken longer = signed(
@@ -495,7 +495,7 @@ class LsvidVerifierTests extends VerifierContractTests {
                         null),
                 F.mtier.key());
 
-        assertCode(() -> verify(LsvidCodec.encode(new Lsvid(longer, null))), ErrorCode.MALFORMED);
+        assertCode(() -> verify(LsvidCodec.encode(new Lsvid(longer, null))), ErrorCode.BROKEN_LINK);
     }
 
     @Test
