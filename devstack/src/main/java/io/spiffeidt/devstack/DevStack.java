@@ -242,6 +242,8 @@ public final class DevStack implements AutoCloseable {
             props.put("spiffeidt.endpoints.target-wl", mtlsUrl("target-wl").toString());
             props.put("spiffeidt.endpoints.m-tier", mtlsUrl("m-tier").toString());
             props.put("spiffeidt.oauth.issuers[0].issuer", idpUrl().toString());
+            // the dev IdP's access-token audience (spiffeidt.idp.audience): its ID tokens never carry it
+            props.put("spiffeidt.oauth.issuers[0].audience", "spiffeidt");
             // the IdP's Spring Security shares this JVM's classpath; the workloads authorize by SPIFFE ID
             props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
             props.putAll(settings.properties());

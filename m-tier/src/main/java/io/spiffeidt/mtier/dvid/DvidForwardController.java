@@ -5,17 +5,18 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
@@ -40,7 +41,7 @@ public class DvidForwardController {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final DvidSettings settings;
-    private final SignatureProvider provider;
+    private final IdpKeyResolver idpKeys;
     private final SpiffeId subject;
     private final boolean introspect;
 
@@ -48,13 +49,14 @@ public class DvidForwardController {
             DownstreamClients clients,
             OperationMetrics metrics,
             DvidSettings settings,
-            SignatureProvider provider,
+            OAuthTokenVerifier oauth,
             WorkloadIdentity identity,
             MiddleTierProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
         this.settings = settings;
-        this.provider = provider;
+        // the proof is checked under the IdP key this workload resolves itself, never the answer's
+        this.idpKeys = oauth::idpKey;
         this.subject = identity.idOf(Role.SUBJECT_WL);
         this.introspect = properties.dvid().introspect();
     }
@@ -94,8 +96,7 @@ public class DvidForwardController {
             metrics.run(
                     MODE,
                     Operation.ZKP_VERIFICATION,
-                    () -> proof.verify(
-                            dvid.dpa(), dvid.dpr(), settings.profile(), settings.limits(), provider.provider()));
+                    () -> proof.verify(dvid.dpa(), dvid.dpr(), idpKeys, settings.profile(), settings.limits()));
         }
         DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));

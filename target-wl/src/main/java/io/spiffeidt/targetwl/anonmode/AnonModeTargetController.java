@@ -9,22 +9,22 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.targetwl.api.AccountOperations;
 import jakarta.validation.Valid;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +57,7 @@ public class AnonModeTargetController {
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
     private final AnonModeVerifier verifier;
-    private final Provider rsaProvider;
+    private final IdpKeyResolver idpKeys;
     private final VerificationProfile profile;
     private final Limits limits;
     private final SpiffeId self;
@@ -68,7 +68,7 @@ public class AnonModeTargetController {
             OperationMetrics metrics,
             AccountOperations accounts,
             AnonModeVerifier verifier,
-            SignatureProvider provider,
+            OAuthTokenVerifier oauth,
             VerificationProfile profile,
             Limits limits,
             WorkloadIdentity identity) {
@@ -76,8 +76,8 @@ public class AnonModeTargetController {
         this.metrics = metrics;
         this.accounts = accounts;
         this.verifier = verifier;
-        // the IdP key is RSA: with the SunEC choice, the JDK provider that has RSA builds it
-        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+        // the proof is checked under the IdP key this workload resolves itself, never the answer's
+        this.idpKeys = oauth::idpKey;
         this.profile = profile;
         this.limits = limits;
         this.self = identity.self();
@@ -118,11 +118,11 @@ public class AnonModeTargetController {
             throw e;
         }
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
-        // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
+        // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
         metrics.run(
                 MODE,
                 Operation.ZKP_VERIFICATION,
-                () -> answer.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider));
+                () -> answer.verify(delegation.dpa(), delegation.dpr(), idpKeys, profile, limits));
     }
 
     /**

@@ -4,22 +4,22 @@ import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.idmode.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.targetwl.api.AccountOperations;
 import jakarta.validation.Valid;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -43,7 +43,7 @@ public class IdModeTargetController {
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
     private final IdModeHop hop;
-    private final Provider rsaProvider;
+    private final IdpKeyResolver idpKeys;
     private final VerificationProfile profile;
     private final Limits limits;
     private final boolean introspect;
@@ -53,7 +53,7 @@ public class IdModeTargetController {
             OperationMetrics metrics,
             AccountOperations accounts,
             IdModeHop hop,
-            SignatureProvider provider,
+            OAuthTokenVerifier oauth,
             VerificationProfile profile,
             Limits limits,
             IdModeTargetProperties properties) {
@@ -61,8 +61,8 @@ public class IdModeTargetController {
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;
-        // the IdP key is RSA: with the SunEC choice, the JDK provider that has RSA builds it
-        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+        // the proof is checked under the IdP key this workload resolves itself, never the answer's
+        this.idpKeys = oauth::idpKey;
         this.profile = profile;
         this.limits = limits;
         this.introspect = properties.introspect();
@@ -100,11 +100,11 @@ public class IdModeTargetController {
                 .post("/id-mode/introspect", DocumentRequest.of(root), OAuthProof.class));
         Delegation delegation = verified.result().delegation();
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
-        // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
+        // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
         metrics.run(
                 MODE,
                 Operation.ZKP_VERIFICATION,
-                () -> answer.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider));
+                () -> answer.verify(delegation.dpa(), delegation.dpr(), idpKeys, profile, limits));
     }
 
     /** The root {@code P(0).S(0)}: the middle payload and middle signature segments of the token. */

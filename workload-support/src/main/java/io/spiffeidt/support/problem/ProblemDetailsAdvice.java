@@ -3,6 +3,7 @@ package io.spiffeidt.support.problem;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.server.RequestBodyLimitFilter;
 import jakarta.validation.ConstraintViolationException;
 import java.net.ConnectException;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -52,6 +54,9 @@ public class ProblemDetailsAdvice {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
 
+    /** The RFC 6750 challenge of a refused access token. */
+    public static final String INVALID_TOKEN_CHALLENGE = "Bearer error=\"invalid_token\"";
+
     /** The {@code type} URI prefix of coded problems. */
     public static final String TYPE_PREFIX = "urn:spiffeidt:problem:";
 
@@ -61,6 +66,20 @@ public class ProblemDetailsAdvice {
         ErrorCode code = e.code();
         log.info("request failed: {}", e.getMessage());
         return coded(status(e), code, e.getMessage());
+    }
+
+    /**
+     * An access token that does not verify: 401 with {@code WWW-Authenticate: Bearer
+     * error="invalid_token"} (RFC 6750 section 3) and the specific code.
+     */
+    @ExceptionHandler(InvalidAccessTokenException.class)
+    public ResponseEntity<ProblemDetail> invalidAccessToken(InvalidAccessTokenException e) {
+        log.info("access token refused: {} {}", e.code(), e.getMessage());
+        ResponseEntity<ProblemDetail> coded = coded(401, e.code(), e.getMessage());
+        return ResponseEntity.status(401)
+                .header(HttpHeaders.WWW_AUTHENTICATE, INVALID_TOKEN_CHALLENGE)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(coded.getBody());
     }
 
     /** The mTLS peer may not call the endpoint. */
@@ -116,6 +135,9 @@ public class ProblemDetailsAdvice {
 
     /** The HTTP status of an {@link AssertionException} (see the class comment). */
     public static int status(AssertionException e) {
+        if (e instanceof InvalidAccessTokenException) {
+            return 401;
+        }
         ErrorCode code = e.code();
         if (code == ErrorCode.LIMIT_EXCEEDED) {
             String message = e.getMessage();
