@@ -88,14 +88,14 @@ public class AnonModeTargetController {
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
         VerifiedResult verified = validate(request.token());
-        return accounts.balance(MODE, verified.delegation().dpr(), path(request.token(), verified));
+        return accounts.balance(MODE, verified.delegation(), path(request.token(), verified));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
         VerifiedResult verified = validate(request.token());
-        return accounts.deposit(MODE, verified.delegation().dpr(), request.amount(), path(request.token(), verified));
+        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(request.token(), verified));
     }
 
     private VerifiedResult validate(String token) {

@@ -72,14 +72,14 @@ public class IdModeTargetController {
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedIdMode verified = validate(request, caller);
-        return accounts.balance(MODE, verified.result().delegation().dpr(), path(verified));
+        return accounts.balance(MODE, verified.result().delegation(), path(verified));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedIdMode verified = validate(request, caller);
-        return accounts.deposit(MODE, verified.result().delegation().dpr(), request.amount(), path(verified));
+        return accounts.deposit(MODE, verified.result().delegation(), request.amount(), path(verified));
     }
 
     private VerifiedIdMode validate(DocumentRequest request, Caller caller) {
