@@ -65,7 +65,11 @@ class AssertingWorkloadIT {
                 AssertingWorkloadApplication.class,
                 Role.ASSERTING_WL,
                 dir,
-                Map.of("spiffeidt.oauth.issuers[0].issuer", idp.issuer()));
+                Map.of(
+                        "spiffeidt.oauth.issuers[0].issuer",
+                        idp.issuer(),
+                        "spiffeidt.oauth.issuers[0].audience",
+                        "spiffeidt"));
     }
 
     @AfterAll
@@ -143,7 +147,7 @@ class AssertingWorkloadIT {
 
         assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
         assertThat(dvid.dpr()).isEqualTo("user0003");
-        dvidMtier.verifyProof(proof, dvid.result().delegation());
+        dvidMtier.verifyProof(proof, dvid.result().delegation(), idp.idpKeys());
         assertThat(fromSubject.statusCode()).isEqualTo(403);
     }
 
@@ -163,7 +167,7 @@ class AssertingWorkloadIT {
                 OAuthProof.class);
 
         assertThat(atSubject.delegation().dpr()).isEqualTo("user0004");
-        anonTarget.verifyProof(proof, atSubject.delegation());
+        anonTarget.verifyProof(proof, atSubject.delegation(), idp.idpKeys());
     }
 
     @Test

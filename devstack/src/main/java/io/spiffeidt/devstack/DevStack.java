@@ -248,6 +248,8 @@ public final class DevStack implements AutoCloseable {
             if (name.equals("subject-wl")) {
                 props.put("spring.security.oauth2.client.provider.idp.issuer-uri", idpUrl().toString());
             }
+            // the dev IdP's access-token audience (spiffeidt.idp.audience): its ID tokens never carry it
+            props.put("spiffeidt.oauth.issuers[0].audience", "spiffeidt");
             // the IdP's Spring Security shares this JVM's classpath; the workloads authorize by SPIFFE ID
             props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
             props.putAll(settings.properties());

@@ -123,6 +123,8 @@ class IdpServerIT {
         assertThat(idToken.getSubject()).isEqualTo("user0100");
         assertThat(idToken.getAudience()).containsExactly("subject-wl");
         assertThat(idToken.getStringClaim("azp")).isEqualTo("subject-wl");
+        assertThat(SignedJWT.parse((String) body.get("id_token")).getHeader().getType())
+                .isNotEqualTo(new com.nimbusds.jose.JOSEObjectType("at+jwt"));
     }
 
     @ParameterizedTest
@@ -245,6 +247,8 @@ class IdpServerIT {
                 .getKeyID();
         assertThat(jwt.getHeader().getAlgorithm()).isEqualTo(JWSAlgorithm.RS256);
         assertThat(jwt.getHeader().getKeyID()).isEqualTo(jwksKid);
+        // RFC 9068 section 2.1: a JWT access token is typed, so no ID token can pass for one
+        assertThat(jwt.getHeader().getType()).isEqualTo(new com.nimbusds.jose.JOSEObjectType("at+jwt"));
         assertThat(claims.getIssuer()).isEqualTo(issuer);
         assertThat(claims.getSubject()).isEqualTo(username);
         assertThat(claims.getAudience()).containsExactly("spiffeidt");

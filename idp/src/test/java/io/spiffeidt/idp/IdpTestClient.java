@@ -136,6 +136,9 @@ public final class IdpTestClient {
                 .retrying(false)
                 .build();
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+        // access tokens are typed at+jwt (RFC 9068), ID tokens untyped or JWT
+        processor.setJWSTypeVerifier(new com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier<>(
+                new com.nimbusds.jose.JOSEObjectType("at+jwt"), com.nimbusds.jose.JOSEObjectType.JWT, null));
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, keys));
         JWTClaimsSet claims = processor.process(jwt, null);
         assertThat(claims.getIssuer()).isEqualTo(discovery.get("issuer"));
@@ -152,6 +155,9 @@ public final class IdpTestClient {
         HttpResponse<String> jwks = get("/oauth2/jwks", "application/json");
         assertThat(jwks.statusCode()).isEqualTo(200);
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+        // access tokens are typed at+jwt (RFC 9068), ID tokens untyped or JWT
+        processor.setJWSTypeVerifier(new com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier<>(
+                new com.nimbusds.jose.JOSEObjectType("at+jwt"), com.nimbusds.jose.JOSEObjectType.JWT, null));
         processor.setJWSKeySelector(
                 new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, new ImmutableJWKSet<>(JWKSet.parse(jwks.body()))));
         return processor.process(jwt, null);

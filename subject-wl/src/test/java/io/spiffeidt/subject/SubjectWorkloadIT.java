@@ -81,6 +81,7 @@ class SubjectWorkloadIT {
                 dir,
                 Map.of(
                         "spiffeidt.oauth.issuers[0].issuer", idp.issuer(),
+                        "spiffeidt.oauth.issuers[0].audience", "spiffeidt",
                         "spiffeidt.endpoints.asserting-wl", asserting.uri().toString(),
                         "spiffeidt.endpoints.m-tier", mTier.uri().toString()));
     }

@@ -175,25 +175,28 @@ public record SpiffeIdtProperties(
     /**
      * OAuth access token verification (docs/design.md "OAuth tokens").
      *
-     * @param issuers the issuer allow-list
+     * @param issuers the issuer allow-list, each with its audience
      * @param jwksCache JWKS caching (default {@link JwksCacheMode#REFRESH_AHEAD})
-     * @param audience an audience every token must carry, or {@code null} for none
-     * @param cacheTtl JWKS cache time to live (default 5 min)
+     * @param cacheTtl JWKS cache time to live (default 5 min): a rotated IdP key is picked up within
+     *     it whatever the rate limit
      * @param refreshAhead refresh the JWKS this long before the cache expires (default 30 s)
+     * @param jwksRefetchInterval at most one refetch of a JWKS for an unknown {@code kid} in this
+     *     interval (default 30 s); tokens with an unknown {@code kid} beyond it are refused (401)
+     *     without a fetch
      */
     public record OAuth(
             List<@Valid Issuer> issuers,
             @DefaultValue("refresh-ahead") JwksCacheMode jwksCache,
-            String audience,
             @DefaultValue("5m") Duration cacheTtl,
-            @DefaultValue("30s") Duration refreshAhead) {
+            @DefaultValue("30s") Duration refreshAhead,
+            @DefaultValue("30s") Duration jwksRefetchInterval) {
         /** Applies the defaults. */
         public OAuth {
             issuers = issuers == null ? List.of() : List.copyOf(issuers);
             jwksCache = jwksCache == null ? JwksCacheMode.REFRESH_AHEAD : jwksCache;
-            audience = audience == null || audience.isBlank() ? null : audience;
             cacheTtl = cacheTtl == null ? Duration.ofMinutes(5) : cacheTtl;
             refreshAhead = refreshAhead == null ? Duration.ofSeconds(30) : refreshAhead;
+            jwksRefetchInterval = jwksRefetchInterval == null ? Duration.ofSeconds(30) : jwksRefetchInterval;
         }
     }
 
@@ -203,8 +206,14 @@ public record SpiffeIdtProperties(
      * @param issuer the exact {@code iss} value
      * @param jwksUri the JWKS URI; when absent, OIDC discovery at {@code
      *     <issuer>/.well-known/openid-configuration}
+     * @param audience the {@code aud} every access token of this issuer must carry for us (required:
+     *     without it an ID token the issuer gave to any client would do; the dev IdP's is {@code
+     *     spiffeidt})
+     * @param rfc9068 the issuer types its JWT access tokens {@code at+jwt} (RFC 9068) and every token
+     *     must say so (default true)
      */
-    public record Issuer(@NotBlank String issuer, URI jwksUri) {}
+    public record Issuer(
+            @NotBlank String issuer, URI jwksUri, @NotBlank String audience, @DefaultValue("true") boolean rfc9068) {}
 
     /**
      * Document verification (docs/formats/common.md "Time", "Verification profiles").

@@ -44,7 +44,7 @@ class SpiffeIdtPropertiesTests {
         assertThat(p.crypto().provider()).isEqualTo(CryptoProviderChoice.AUTO);
         assertThat(p.oauth().issuers()).isEmpty();
         assertThat(p.oauth().jwksCache()).isEqualTo(JwksCacheMode.REFRESH_AHEAD);
-        assertThat(p.oauth().audience()).isNull();
+        assertThat(p.oauth().jwksRefetchInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(p.oauth().cacheTtl()).isEqualTo(Duration.ofMinutes(5));
         assertThat(p.oauth().refreshAhead()).isEqualTo(Duration.ofSeconds(30));
         assertThat(p.verification().profile()).isEqualTo(VerificationProfile.STRICT);
@@ -71,9 +71,11 @@ class SpiffeIdtPropertiesTests {
                 Map.entry("spiffeidt.crypto.provider", "bc"),
                 Map.entry("spiffeidt.oauth.issuers[0].issuer", "http://127.0.0.1:9000"),
                 Map.entry("spiffeidt.oauth.issuers[1].issuer", "https://accounts.example.com"),
+                Map.entry("spiffeidt.oauth.issuers[0].audience", "spiffeidt"),
                 Map.entry("spiffeidt.oauth.issuers[1].jwks-uri", "https://accounts.example.com/jwks"),
+                Map.entry("spiffeidt.oauth.issuers[1].audience", "api://spiffeidt"),
+                Map.entry("spiffeidt.oauth.issuers[1].rfc9068", "false"),
                 Map.entry("spiffeidt.oauth.jwks-cache", "none"),
-                Map.entry("spiffeidt.oauth.audience", "spiffeidt"),
                 Map.entry("spiffeidt.verification.profile", "original-compatible"),
                 Map.entry("spiffeidt.verification.skew", "5s")));
 
@@ -93,11 +95,13 @@ class SpiffeIdtPropertiesTests {
         assertThat(p.crypto().provider()).isEqualTo(CryptoProviderChoice.BC);
         assertThat(p.oauth().issuers())
                 .containsExactly(
-                        new SpiffeIdtProperties.Issuer("http://127.0.0.1:9000", null),
+                        new SpiffeIdtProperties.Issuer("http://127.0.0.1:9000", null, "spiffeidt", true),
                         new SpiffeIdtProperties.Issuer(
-                                "https://accounts.example.com", URI.create("https://accounts.example.com/jwks")));
+                                "https://accounts.example.com",
+                                URI.create("https://accounts.example.com/jwks"),
+                                "api://spiffeidt",
+                                false));
         assertThat(p.oauth().jwksCache()).isEqualTo(JwksCacheMode.NONE);
-        assertThat(p.oauth().audience()).isEqualTo("spiffeidt");
         assertThat(p.verification().profile()).isEqualTo(VerificationProfile.ORIGINAL_COMPATIBLE);
         assertThat(p.verification().skew()).isEqualTo(Duration.ofSeconds(5));
     }

@@ -21,11 +21,7 @@ import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -85,8 +81,9 @@ public class IdModeAssertingController {
                         caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt(), settings.lifetime()));
         IdModeToken parsed = hop.parse(root.token());
         String pending = settings.zkp() == ZkpTiming.LAZY ? accessToken : null;
+        // keyed by what the holder cannot rewrite: an ECDSA root has two valid texts (s and n - s)
         store.put(
-                storeKey(root.token()),
+                parsed.rootId(),
                 new IdModeIntrospectionEntry(proof, pending),
                 parsed.claims(0).expiresAt());
         metrics.recordDocumentSize(MODE, 1, root.size().totalBytes());
@@ -104,8 +101,7 @@ public class IdModeAssertingController {
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
     public OAuthProof introspect(@Valid @RequestBody DocumentRequest request) {
-        String root = hop.parse(request.token()).prefix(1);
-        String key = storeKey(root);
+        String key = hop.parse(request.token()).rootId();
         IdModeIntrospectionEntry entry = store.get(key)
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
         if (entry.introspection() != null) {
@@ -122,15 +118,5 @@ public class IdModeAssertingController {
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
         return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
-    }
-
-    /** The root text's SHA-256 (base64url): the root itself is never a key of the store. */
-    private static String storeKey(String root) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(root.getBytes(StandardCharsets.US_ASCII));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
-        }
     }
 }

@@ -209,6 +209,24 @@ public final class IdModeToken {
     }
 
     /**
+     * What identifies the root document this token is built on, in a form its holder cannot
+     * rewrite: the SHA-256 (base64url, no padding) of the root's payload segment {@code P(0)}, which
+     * is exactly what the root's signer signed and names that signer in {@code iss}. The root text
+     * {@code P(0).S(0)} is no such identifier: an ECDSA signature {@code (r, s)} has a second valid
+     * form {@code (r, n - s)}, so a holder can turn one valid root into another valid text
+     * (docs/formats/id-mode.md, "Introspection"). Introspection records are kept under this value.
+     */
+    public String rootId() {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(payloadSegment(0).getBytes(StandardCharsets.US_ASCII));
+            return Codec.b64url(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+
+    /**
      * The inner token {@code T(depth-1)} made of the innermost {@code depth} layers, as received:
      * every such prefix is itself a validly signed token (the prefix property).
      */

@@ -38,7 +38,7 @@ import org.bouncycastle.asn1.x509.Certificate;
  *       aud.cn}; {@code iss.cn} equals the {@code aud.cn} of the layer it wraps (the base's owner
  *       {@code sub.cn} for the first extension) ({@code BROKEN_LINK}); {@code iss.id} names the
  *       same workload ({@code UNTRUSTED_KEY}); {@code iat}/{@code exp} within the skew and {@code
- *       exp} not after the inner {@code exp}.
+ *       exp} not after the inner {@code exp} ({@code BROKEN_LINK}, as in every nested mode).
  *   <li>Crypto: the base (innermost) token is anchored and its signature verifies; each layer's
  *       {@code iss.id} is itself verified as a base document of {@code iss.cn} and its {@code
  *       sub.pk} verifies the layer's signature over {@code {"nested":…,"payload":…,
@@ -247,7 +247,7 @@ public final class LsvidVerifier {
                 if (p.exp() != 0) {
                     expiresAt[k] = seconds(p.exp(), k, "exp");
                     if (expiresAt[k].isAfter(expiresAt[k - 1])) {
-                        throw new AssertionException(ErrorCode.MALFORMED, k, "layer outlives the layer it wraps");
+                        throw new AssertionException(ErrorCode.BROKEN_LINK, k, "layer outlives the layer it wraps");
                     }
                 } else if (version == LsvidPayload.VERSION_1) {
                     Instant assumed = issuedAt[k].plus(settings.timeRules().originalMaxAge());

@@ -4,10 +4,10 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.internal.Jwks;
 import io.spiffeidt.core.internal.OAuthMessage;
 import java.security.Provider;
-import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Objects;
@@ -67,35 +67,48 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
     /**
      * Checks this answer against the delegation of a verified document (the caller's step after
      * verifying it): the OAuth payload in {@code msg} must have {@code iss == dpa} and {@code sub ==
-     * dpr}, a {@code kid} in the OAuth header must be the JWK's, and the proof must verify for {@code
-     * msg} under the JWK's key with {@code profile} and {@code limits}.
+     * dpr}, and the proof must verify for {@code msg} under the IdP key that {@code idpKeys} resolves
+     * for {@code dpa} and the OAuth header's {@code kid} (spec/dvid.md "The zero-knowledge proof":
+     * the public input comes from the IdP's JWKS). The {@link #idpKey()} the answer carries is never
+     * used: whoever writes the answer could carry a key of its own with the IdP's {@code kid}.
      *
      * @param dpa the verified document's {@code dpa} (the OAuth issuer)
      * @param dpr the verified document's {@code dpr} (the user)
+     * @param idpKeys the verifier's own view of the allow-listed issuers' keys
      * @param profile strict or original-compatible (the proof's minimum rounds)
      * @param limits the size and round limits
-     * @param provider the JCA provider that builds the IdP's RSA key
      * @throws AssertionException {@link ErrorCode#DELEGATION_INVALID} when {@code msg} names another
-     *     user, {@link ErrorCode#UNTRUSTED_KEY} when the key ids differ, {@link ErrorCode#BAD_PROOF}
-     *     when the proof does not verify, {@link ErrorCode#MALFORMED} / {@link ErrorCode#UNSUPPORTED}
-     *     for unreadable input or a non-RSA key
+     *     user, {@link ErrorCode#BAD_PROOF} when the proof does not verify, {@link ErrorCode#MALFORMED}
+     *     / {@link ErrorCode#UNSUPPORTED} for unreadable input, or what {@code idpKeys} throws
+     *     ({@link ErrorCode#UNKNOWN_ISSUER}, {@link ErrorCode#UNTRUSTED_KEY}, ...)
      */
-    public void verify(String dpa, String dpr, VerificationProfile profile, Limits limits, Provider provider) {
+    public void verify(String dpa, String dpr, IdpKeyResolver idpKeys, VerificationProfile profile, Limits limits) {
+        verify(dpa, dpr, idpKeys, profile, limits, null);
+    }
+
+    /**
+     * As {@link #verify(String, String, IdpKeyResolver, VerificationProfile, Limits)}, with the proof's
+     * RSA public-key operations computed by {@code provider} (null: the highest-priority provider).
+     */
+    public void verify(
+            String dpa,
+            String dpr,
+            IdpKeyResolver idpKeys,
+            VerificationProfile profile,
+            Limits limits,
+            Provider provider) {
+        Objects.requireNonNull(idpKeys, "idpKeys");
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(limits, "limits");
-        String jwkKid = Jwks.kidOf(idpKey);
-        PublicKey key = Jwks.parseJwk(idpKey, provider);
-        if (!(key instanceof RSAPublicKey rsa)) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "the IdP key is not an RSA key");
-        }
         OAuthMessage oauth = OAuthMessage.parse(msg, limits);
         oauth.requireDelegation(dpa, dpr);
-        if (!oauth.kid().isEmpty() && !jwkKid.isEmpty() && !oauth.kid().equals(jwkKid)) {
-            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "the IdP key id is not the OAuth token's");
+        RSAPublicKey key = idpKeys.resolve(oauth.issuer(), oauth.kid());
+        if (key == null) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "no IdP key for the OAuth token");
         }
         limits.checkEncodedSize(zkp.length());
         ZkProof parsed = ZkProofCodec.parse(zkp);
-        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), rsa, profile, limits, provider);
+        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
     }
 
     /** Names the sizes only. */

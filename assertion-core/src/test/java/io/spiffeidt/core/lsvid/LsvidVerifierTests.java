@@ -482,7 +482,7 @@ class LsvidVerifierTests extends VerifierContractTests {
     }
 
     @Test
-    void verifyWhenLayerOutlivesTheInnerLayerThenMalformed() {
+    void verifyWhenLayerOutlivesTheInnerLayerThenBrokenLinkAsInEveryNestedMode() {
         List<LsvidToken> c = chain(STANDARD);
         long now = NOW.getEpochSecond();
         LsvidToken longer = signed(
@@ -496,7 +496,7 @@ class LsvidVerifierTests extends VerifierContractTests {
                         null),
                 F.mtier.key());
 
-        assertCode(() -> verify(LsvidCodec.encode(new Lsvid(longer, null))), ErrorCode.MALFORMED);
+        assertCode(() -> verify(LsvidCodec.encode(new Lsvid(longer, null))), ErrorCode.BROKEN_LINK);
     }
 
     @Test

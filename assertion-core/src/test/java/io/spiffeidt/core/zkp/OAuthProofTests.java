@@ -10,13 +10,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.internal.Jwks;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
-import java.security.spec.ECGenParameterSpec;
+import java.security.Signature;
+import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,15 +36,19 @@ class OAuthProofTests {
     private static final OAuthProof ANSWER = OAuthProof.create(
             ZkpTestSupport.oauthToken(), ZkpTestSupport.idpPublicKey(), IDP_KID, 80, new SecureRandom());
 
+    /** The verifier's own view of the IdP's JWKS. */
+    private static final IdpKeyResolver IDP_KEYS =
+            IdpKeyResolver.of(DPA, Map.of(IDP_KID, ZkpTestSupport.idpPublicKey()));
+
     private static void assertCode(OAuthProof answer, String dpa, String dpr, ErrorCode code) {
-        assertThatAssertion(() -> answer.verify(dpa, dpr, VerificationProfile.STRICT, LIMITS, BC))
+        assertThatAssertion(() -> answer.verify(dpa, dpr, IDP_KEYS, VerificationProfile.STRICT, LIMITS, BC))
                 .hasCode(code);
     }
 
     @ParameterizedTest
     @EnumSource(VerificationProfile.class)
     void verifyWhenAnswerMatchesTheDelegationThenAccepted(VerificationProfile profile) {
-        ANSWER.verify(DPA, DPR, profile, LIMITS, BC);
+        ANSWER.verify(DPA, DPR, IDP_KEYS, profile, LIMITS);
         assertThat(ANSWER.idpKey()).contains("\"kid\":\"" + IDP_KID + "\"").doesNotContain("\"d\"");
     }
 
@@ -77,26 +85,36 @@ class OAuthProofTests {
     }
 
     @Test
-    void verifyWhenKeyIdDiffersFromTheOAuthHeaderThenUntrustedKey() {
-        OAuthProof other =
-                new OAuthProof(ANSWER.msg(), ANSWER.zkp(), Jwks.jwk(ZkpTestSupport.idpPublicKey(), "another-kid"));
-        assertCode(other, DPA, DPR, ErrorCode.UNTRUSTED_KEY);
+    void verifyWhenAnswerCarriesAMadeUpKeyWithTheRealKidThenBadProof() throws Exception {
+        // the attacker signs the real header.payload with a key of its own and labels it with the IdP's kid
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        KeyPair attacker = g.generateKeyPair();
+        String msg = ANSWER.msg();
+        Signature rsa = Signature.getInstance("SHA256withRSA");
+        rsa.initSign(attacker.getPrivate());
+        rsa.update(msg.getBytes(StandardCharsets.US_ASCII));
+        String forged = msg + "." + Codec.b64url(rsa.sign());
+        OAuthProof madeUp =
+                OAuthProof.create(forged, (RSAPublicKey) attacker.getPublic(), IDP_KID, 80, new SecureRandom());
+        assertThat(madeUp.idpKey()).contains("\"kid\":\"" + IDP_KID + "\"");
+
+        assertCode(madeUp, DPA, DPR, ErrorCode.BAD_PROOF);
     }
 
     @Test
-    void verifyWhenKeyIsAnotherRsaKeyThenBadProof() {
+    void verifyWhenAnswerCarriesAnotherKeyThenTheResolvedKeyDecidesAndItVerifies() {
         OAuthProof other =
-                new OAuthProof(ANSWER.msg(), ANSWER.zkp(), Jwks.jwk(ZkpTestSupport.otherRsaPublicKey(), IDP_KID));
-        assertCode(other, DPA, DPR, ErrorCode.BAD_PROOF);
+                new OAuthProof(ANSWER.msg(), ANSWER.zkp(), Jwks.jwk(ZkpTestSupport.otherRsaPublicKey(), "another-kid"));
+        other.verify(DPA, DPR, IDP_KEYS, VerificationProfile.STRICT, LIMITS);
+        assertThat(other.idpKey()).contains("another-kid");
     }
 
     @Test
-    void verifyWhenKeyIsNotRsaThenUnsupported() throws Exception {
-        KeyPairGenerator g = KeyPairGenerator.getInstance("EC", BC);
-        g.initialize(new ECGenParameterSpec("secp256r1"));
-        OAuthProof ec = new OAuthProof(
-                ANSWER.msg(), ANSWER.zkp(), Jwks.jwk(g.generateKeyPair().getPublic(), IDP_KID));
-        assertCode(ec, DPA, DPR, ErrorCode.UNSUPPORTED);
+    void verifyWhenTheIssuerHasNoKeyWithTheOAuthKidThenUntrustedKey() {
+        IdpKeyResolver rotated = IdpKeyResolver.of(DPA, Map.of("next-kid", ZkpTestSupport.idpPublicKey()));
+        assertThatAssertion(() -> ANSWER.verify(DPA, DPR, rotated, VerificationProfile.STRICT, LIMITS))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test

@@ -69,7 +69,7 @@ class DvidFlowIT extends EmbeddedStackIT {
     void userWhenNoOrBadBearerThen401() {
         assertThat(client.user("dvid", "mint", null, null).status()).isEqualTo(401);
         Answer bad = client.user("dvid", "balance", "not-a-token", null);
-        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.status()).isEqualTo(401);
         assertThat(bad.json().get("code").asString()).isEqualTo("MALFORMED");
     }
 

@@ -9,7 +9,8 @@ import org.springframework.security.oauth2.server.authorization.token.JwtEncodin
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
 
 /**
- * Shapes access tokens as the workloads expect them (RFC 9068 style): {@code aud} is the
+ * Shapes access tokens as the workloads expect them (RFC 9068): header {@code typ} {@code at+jwt},
+ * {@code aud} is the
  * configured audience instead of the client id, {@code client_id} names the client, and
  * {@code scope} is one space-separated string. Spring Authorization Server supplies {@code iss},
  * {@code sub} (the username), {@code iat}, {@code nbf}, {@code exp}, {@code jti} and the
@@ -35,6 +36,8 @@ public final class IdpTokenCustomizer implements OAuth2TokenCustomizer<JwtEncodi
         if (!OAuth2TokenType.ACCESS_TOKEN.equals(context.getTokenType())) {
             return;
         }
+        // RFC 9068 section 2.1: "typ" at+jwt tells access tokens apart from ID tokens of the same issuer
+        context.getJwsHeader().type("at+jwt");
         var claims = context.getClaims();
         claims.audience(List.of(audience));
         claims.claim(

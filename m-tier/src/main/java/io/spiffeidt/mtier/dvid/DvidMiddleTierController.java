@@ -1,6 +1,7 @@
 package io.spiffeidt.mtier.dvid;
 
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
@@ -11,6 +12,7 @@ import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
@@ -34,13 +36,20 @@ public class DvidMiddleTierController {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final DvidHop hop;
+    private final IdpKeyResolver idpKeys;
     private final boolean introspect;
 
     public DvidMiddleTierController(
-            DownstreamClients clients, OperationMetrics metrics, DvidHop hop, MiddleTierProperties properties) {
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            DvidHop hop,
+            MiddleTierProperties properties,
+            OAuthTokenVerifier oauth) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
+        // the proof is checked under the IdP key this workload resolves itself, never the answer's
+        this.idpKeys = oauth::idpKey;
         this.introspect = properties.dvid().introspect();
     }
 
@@ -72,7 +81,7 @@ public class DvidMiddleTierController {
             metrics.run(
                     MODE,
                     Operation.ZKP_VERIFICATION,
-                    () -> hop.verifyProof(proof, dvid.result().delegation()));
+                    () -> hop.verifyProof(proof, dvid.result().delegation(), idpKeys));
         }
         DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));

@@ -1,5 +1,6 @@
 package io.spiffeidt.subject.api;
 
+import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -18,6 +19,8 @@ public class SubjectErrors {
     ProblemDetail unknown(UnknownModeException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
         problem.setTitle("Unknown mode");
+        problem.setType(URI.create("urn:spiffeidt:problem:not_found"));
+        problem.setProperty("code", "NOT_FOUND");
         return problem;
     }
 
@@ -25,6 +28,8 @@ public class SubjectErrors {
     ResponseEntity<ProblemDetail> missingBearer(MissingBearerException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, e.getMessage());
         problem.setTitle("Bearer token required");
+        problem.setType(URI.create("urn:spiffeidt:problem:token_required"));
+        problem.setProperty("code", "TOKEN_REQUIRED");
         return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
                 .body(problem);

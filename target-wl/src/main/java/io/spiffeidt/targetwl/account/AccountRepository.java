@@ -39,16 +39,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class AccountRepository {
 
+    /** The largest accepted issuer, in UTF-8 bytes (issuer and user ID together stay in one B-tree entry). */
+    public static final int MAX_ISSUER_BYTES = 512;
+
     /** The largest accepted user ID, in UTF-8 bytes (keeps the key inside PostgreSQL's B-tree limit). */
     public static final int MAX_USER_ID_BYTES = 2048;
 
     /** How often a deposit retries when the account vanishes or appears under it (a rolled back creator). */
     private static final int ATTEMPTS = 3;
 
-    private static final String SELECT = "SELECT user_id, balance, updated_at FROM account WHERE user_id = ?";
+    private static final String SELECT =
+            "SELECT user_id, balance, updated_at FROM account WHERE issuer = ? AND user_id = ?";
 
     private static final String UPDATE =
-            "UPDATE account SET balance = balance + ?, updated_at = ? WHERE user_id = ? AND balance <= ?";
+            "UPDATE account SET balance = balance + ?, updated_at = ? WHERE issuer = ? AND user_id = ? AND balance <= ?";
 
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
@@ -83,13 +87,27 @@ public final class AccountRepository {
      * @throws org.springframework.dao.DataAccessException on a database failure
      */
     public long balance(String userId) {
+        return balance("", userId);
+    }
+
+    /**
+     * The balance of user {@code userId} of OAuth issuer {@code issuer} (an account is the pair:
+     * {@code alice} at one IdP is not {@code alice} at another), created with 0 on first sight.
+     *
+     * @param issuer the delegation's {@code dpa}
+     * @param userId the delegated user ({@code dpr})
+     * @return the balance, never negative
+     * @throws InvalidUserIdException if the issuer or user ID is not acceptable
+     */
+    public long balance(String issuer, String userId) {
+        checkIssuer(issuer);
         checkUserId(userId);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            Optional<Account> account = select(userId);
+            Optional<Account> account = select(issuer, userId);
             if (account.isPresent()) {
                 return account.get().balance();
             }
-            createIfAbsent(userId);
+            createIfAbsent(issuer, userId);
         }
         throw new ConcurrencyFailureException("account creation was rolled back concurrently " + ATTEMPTS + " times");
     }
@@ -107,12 +125,24 @@ public final class AccountRepository {
      * @throws org.springframework.dao.DataAccessException on a database failure
      */
     public long deposit(String userId, long amount) {
+        return deposit("", userId, amount);
+    }
+
+    /**
+     * Credits the account of user {@code userId} of OAuth issuer {@code issuer} (see {@link
+     * #balance(String, String)}).
+     *
+     * @throws InvalidUserIdException if the issuer or user ID is not acceptable
+     * @throws InvalidAmountException if {@code amount <= 0} or the balance would overflow
+     */
+    public long deposit(String issuer, String userId, long amount) {
+        checkIssuer(issuer);
         checkUserId(userId);
         if (amount <= 0) {
             throw new InvalidAmountException("amount must be positive");
         }
         long ceiling = Long.MAX_VALUE - amount;
-        Long balance = transactions.execute(status -> depositInTransaction(userId, amount, ceiling));
+        Long balance = transactions.execute(status -> depositInTransaction(issuer, userId, amount, ceiling));
         return Objects.requireNonNull(balance, "deposit returned no balance");
     }
 
@@ -125,21 +155,27 @@ public final class AccountRepository {
      * @throws org.springframework.dao.DataAccessException on a database failure
      */
     public Optional<Account> find(String userId) {
-        checkUserId(userId);
-        return select(userId);
+        return find("", userId);
     }
 
-    private long depositInTransaction(String userId, long amount, long ceiling) {
+    /** The account of user {@code userId} of issuer {@code issuer}, without creating it. */
+    public Optional<Account> find(String issuer, String userId) {
+        checkIssuer(issuer);
+        checkUserId(userId);
+        return select(issuer, userId);
+    }
+
+    private long depositInTransaction(String issuer, String userId, long amount, long ceiling) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            Optional<Long> credited = credit(userId, amount, ceiling);
+            Optional<Long> credited = credit(issuer, userId, amount, ceiling);
             if (credited.isPresent()) {
                 return credited.get();
             }
             // Nothing updated: the account is missing, or crediting it would overflow. Each statement
             // reads the latest committed state, so an account created meanwhile is simply retried.
-            Optional<Account> account = select(userId);
+            Optional<Account> account = select(issuer, userId);
             if (account.isEmpty()) {
-                createIfAbsent(userId);
+                createIfAbsent(issuer, userId);
             } else if (account.get().balance() > ceiling) {
                 throw new InvalidAmountException("deposit would overflow the balance");
             }
@@ -148,38 +184,40 @@ public final class AccountRepository {
     }
 
     /** The new balance, or empty when no row was updated. */
-    private Optional<Long> credit(String userId, long amount, long ceiling) {
+    private Optional<Long> credit(String issuer, String userId, long amount, long ceiling) {
         OffsetDateTime now = now();
         return switch (dialect) {
             case POSTGRESQL ->
                 jdbc.sql(UPDATE + " RETURNING balance")
-                        .params(amount, now, userId, ceiling)
+                        .params(amount, now, issuer, userId, ceiling)
                         .query(Long.class)
                         .optional();
             case H2 -> {
-                int updated =
-                        jdbc.sql(UPDATE).params(amount, now, userId, ceiling).update();
+                int updated = jdbc.sql(UPDATE)
+                        .params(amount, now, issuer, userId, ceiling)
+                        .update();
                 // the row stays locked by this transaction, so the read sees exactly this credit
-                yield updated == 0 ? Optional.empty() : select(userId).map(Account::balance);
+                yield updated == 0 ? Optional.empty() : select(issuer, userId).map(Account::balance);
             }
         };
     }
 
-    private void createIfAbsent(String userId) {
+    private void createIfAbsent(String issuer, String userId) {
         OffsetDateTime now = now();
         switch (dialect) {
             case POSTGRESQL ->
-                jdbc.sql("INSERT INTO account (user_id, balance, updated_at) VALUES (?, 0, ?)"
-                                + " ON CONFLICT (user_id) DO NOTHING")
-                        .params(userId, now)
+                jdbc.sql("INSERT INTO account (issuer, user_id, balance, updated_at) VALUES (?, ?, 0, ?)"
+                                + " ON CONFLICT (issuer, user_id) DO NOTHING")
+                        .params(issuer, userId, now)
                         .update();
             case H2 -> {
                 try {
-                    jdbc.sql("MERGE INTO account a USING (VALUES (CAST(? AS VARCHAR(2048)),"
-                                    + " CAST(? AS TIMESTAMP WITH TIME ZONE))) s (user_id, updated_at)"
-                                    + " ON a.user_id = s.user_id WHEN NOT MATCHED THEN"
-                                    + " INSERT (user_id, balance, updated_at) VALUES (s.user_id, 0, s.updated_at)")
-                            .params(userId, now)
+                    jdbc.sql("MERGE INTO account a USING (VALUES (CAST(? AS VARCHAR(512)), CAST(? AS VARCHAR(2048)),"
+                                    + " CAST(? AS TIMESTAMP WITH TIME ZONE))) s (issuer, user_id, updated_at)"
+                                    + " ON a.issuer = s.issuer AND a.user_id = s.user_id WHEN NOT MATCHED THEN"
+                                    + " INSERT (issuer, user_id, balance, updated_at)"
+                                    + " VALUES (s.issuer, s.user_id, 0, s.updated_at)")
+                            .params(issuer, userId, now)
                             .update();
                 } catch (DuplicateKeyException createdConcurrently) {
                     // another transaction created the account between MERGE's check and its insert
@@ -188,8 +226,20 @@ public final class AccountRepository {
         }
     }
 
-    private Optional<Account> select(String userId) {
-        return jdbc.sql(SELECT).param(userId).query(AccountRepository::account).optional();
+    private Optional<Account> select(String issuer, String userId) {
+        return jdbc.sql(SELECT)
+                .params(issuer, userId)
+                .query(AccountRepository::account)
+                .optional();
+    }
+
+    private static void checkIssuer(String issuer) {
+        if (issuer == null) {
+            throw new InvalidUserIdException("issuer is missing");
+        }
+        if (issuer.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_ISSUER_BYTES) {
+            throw new InvalidUserIdException("issuer is longer than " + MAX_ISSUER_BYTES + " bytes");
+        }
     }
 
     private static Account account(ResultSet rs, int row) throws SQLException {

@@ -6,6 +6,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -13,6 +14,7 @@ import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
 import io.spiffeidt.support.wire.DocumentRequest;
@@ -49,27 +51,34 @@ public class AnonModeTargetController {
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
     private final AnonModeHop hop;
+    private final IdpKeyResolver idpKeys;
 
     public AnonModeTargetController(
-            DownstreamClients clients, OperationMetrics metrics, AccountOperations accounts, AnonModeHop hop) {
+            DownstreamClients clients,
+            OperationMetrics metrics,
+            AccountOperations accounts,
+            AnonModeHop hop,
+            OAuthTokenVerifier oauth) {
         this.clients = clients;
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;
+        // the proof is checked under the IdP key this workload resolves itself, never the answer's
+        this.idpKeys = oauth::idpKey;
     }
 
     @PostMapping("/balance")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
         VerifiedResult verified = validate(request.token());
-        return accounts.balance(MODE, verified.delegation().dpr(), path(request.token(), verified));
+        return accounts.balance(MODE, verified.delegation(), path(request.token(), verified));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
         VerifiedResult verified = validate(request.token());
-        return accounts.deposit(MODE, verified.delegation().dpr(), request.amount(), path(request.token(), verified));
+        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(request.token(), verified));
     }
 
     private VerifiedResult validate(String token) {
@@ -94,8 +103,8 @@ public class AnonModeTargetController {
             throw e;
         }
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
-        // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
-        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation));
+        // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
+        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation, idpKeys));
     }
 
     /**

@@ -46,14 +46,14 @@ public class DvidTargetController {
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
         VerifiedDvid dvid = validate(request);
-        return accounts.balance(MODE, dvid.dpr(), path(dvid));
+        return accounts.balance(MODE, dvid.result().delegation(), path(dvid));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
         VerifiedDvid dvid = validate(request);
-        return accounts.deposit(MODE, dvid.dpr(), request.amount(), path(dvid));
+        return accounts.deposit(MODE, dvid.result().delegation(), request.amount(), path(dvid));
     }
 
     private VerifiedDvid validate(DocumentRequest request) {

@@ -3,6 +3,7 @@ package io.spiffeidt.targetwl.idmode;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -12,6 +13,7 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.targetwl.account.AccountOperations;
@@ -39,6 +41,7 @@ public class IdModeTargetController {
     private final OperationMetrics metrics;
     private final AccountOperations accounts;
     private final IdModeHop hop;
+    private final IdpKeyResolver idpKeys;
     private final boolean introspect;
 
     public IdModeTargetController(
@@ -46,11 +49,14 @@ public class IdModeTargetController {
             OperationMetrics metrics,
             AccountOperations accounts,
             IdModeHop hop,
+            OAuthTokenVerifier oauth,
             IdModeTargetProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;
+        // the proof is checked under the IdP key this workload resolves itself, never the answer's
+        this.idpKeys = oauth::idpKey;
         this.introspect = properties.introspect();
     }
 
@@ -58,14 +64,14 @@ public class IdModeTargetController {
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedIdMode verified = validate(request, caller);
-        return accounts.balance(MODE, verified.result().delegation().dpr(), path(verified));
+        return accounts.balance(MODE, verified.result().delegation(), path(verified));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedIdMode verified = validate(request, caller);
-        return accounts.deposit(MODE, verified.result().delegation().dpr(), request.amount(), path(verified));
+        return accounts.deposit(MODE, verified.result().delegation(), request.amount(), path(verified));
     }
 
     private VerifiedIdMode validate(DocumentRequest request, Caller caller) {
@@ -86,8 +92,8 @@ public class IdModeTargetController {
                 .post("/id-mode/introspect", DocumentRequest.of(root), OAuthProof.class));
         Delegation delegation = verified.result().delegation();
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
-        // sub = dpr; the IdP key comes from its answer (the peer this client authorizes)
-        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation));
+        // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
+        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation, idpKeys));
     }
 
     private List<String> path(VerifiedIdMode verified) {

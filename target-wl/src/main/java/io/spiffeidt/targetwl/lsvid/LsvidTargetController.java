@@ -48,14 +48,14 @@ public class LsvidTargetController {
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedResult verified = verify(request, caller);
-        return accounts.balance(MODE, verified.delegation().dpr(), path(verified));
+        return accounts.balance(MODE, verified.delegation(), path(verified));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
         VerifiedResult verified = verify(request, caller);
-        return accounts.deposit(MODE, verified.delegation().dpr(), request.amount(), path(verified));
+        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(verified));
     }
 
     private VerifiedResult verify(DocumentRequest request, Caller caller) {

@@ -78,6 +78,6 @@ class AccountConfigurationTests {
                                 "SELECT \"version\" FROM \"flyway_schema_history\" WHERE \"success\" AND \"version\" IS NOT NULL")
                         .query(String.class)
                         .list())
-                .containsExactly("1"));
+                .containsExactly("1", "2"));
     }
 }

@@ -96,6 +96,20 @@ abstract class AccountRepositoryScenarios {
     }
 
     @Test
+    void verifyWhenSameUserNameAtTwoIssuersThenTwoAccounts() {
+        String user = "alice";
+        String idpA = "https://idp-a.example";
+        String idpB = "https://idp-b.example";
+
+        assertThat(accounts.deposit(idpA, user, 100)).isEqualTo(100);
+        assertThat(accounts.deposit(idpB, user, 7)).isEqualTo(7);
+
+        assertThat(accounts.balance(idpA, user)).isEqualTo(100);
+        assertThat(accounts.balance(idpB, user)).isEqualTo(7);
+        assertThat(accounts.find(user)).isEmpty();
+    }
+
+    @Test
     void verifyWhenBalanceReadAgainThenAccountIsKept() {
         String user = newUser();
         accounts.deposit(user, 5);

@@ -12,6 +12,7 @@ import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
@@ -110,7 +111,7 @@ public class AnonModeHop {
     }
 
     /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
-    public void verifyProof(OAuthProof proof, Delegation delegation) {
-        proof.verify(delegation.dpa(), delegation.dpr(), settings.profile(), settings.limits(), rsaProvider);
+    public void verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
+        proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, settings.profile(), settings.limits(), rsaProvider);
     }
 }

@@ -8,6 +8,7 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
@@ -89,8 +90,8 @@ public class DvidHop {
     }
 
     /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
-    public void verifyProof(OAuthProof proof, Delegation delegation) {
-        proof.verify(delegation.dpa(), delegation.dpr(), settings.profile(), settings.limits(), provider);
+    public void verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
+        proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, settings.profile(), settings.limits(), provider);
     }
 
     /** Reads a DVID received from the asserting workload, for display; nothing is verified. */

@@ -8,6 +8,7 @@ import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
@@ -127,8 +128,8 @@ public class IdModeHop {
     }
 
     /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
-    public void verifyProof(OAuthProof proof, Delegation delegation) {
-        proof.verify(delegation.dpa(), delegation.dpr(), profile, limits, rsaProvider);
+    public void verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
+        proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, profile, limits, rsaProvider);
     }
 
     private IdModeArtifacts artifacts(String encoded) {

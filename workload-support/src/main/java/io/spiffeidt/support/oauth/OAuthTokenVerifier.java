@@ -1,22 +1,37 @@
 package io.spiffeidt.support.oauth;
 
+import com.nimbusds.jose.Algorithm;
+import com.nimbusds.jose.Header;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.crypto.factories.DefaultJWSVerifierFactory;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKMatcher;
 import com.nimbusds.jose.jwk.JWKSelector;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyType;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.BadJWSException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.JSONObjectUtils;
 import com.nimbusds.jose.util.ResourceRetriever;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.CompactJws;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
@@ -26,48 +41,54 @@ import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import java.io.Closeable;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.net.URI;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.Signature;
+import java.security.Key;
 import java.security.interfaces.RSAPublicKey;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Verifies OAuth 2.0 access tokens (RS256 JWTs) from an allow-list of issuers (docs/design.md "OAuth
- * tokens").
+ * Verifies OAuth 2.0 access tokens (RS256 JWTs, RFC 9068) from an allow-list of issuers
+ * (docs/design.md "OAuth tokens"), on nimbus' {@link DefaultJWTProcessor}:
  *
  * <ol>
- *   <li>Size bound, three base64url segments, strict JSON header and payload ({@code MALFORMED};
- *       {@code LIMIT_EXCEEDED} over 64 KiB).
- *   <li>{@code alg} must be {@code RS256} ({@code UNSUPPORTED} otherwise, e.g. {@code none}, {@code
- *       HS256}).
- *   <li>{@code iss} must be configured ({@code UNKNOWN_ISSUER}), checked before any network call;
- *       the JWKS URI comes from configuration or OIDC discovery of the configured issuer, never
- *       from the token.
- *   <li>The key by {@code kid} from the issuer's JWKS, cached with refresh-ahead ({@link
- *       JwksCacheMode#REFRESH_AHEAD}) or fetched per call ({@link JwksCacheMode#NONE}); timed as
- *       {@code jwks_fetch}. An unreachable IdP is {@code UPSTREAM_UNAVAILABLE}.
- *   <li>Signature ({@code BAD_SIGNATURE}), then {@code exp} (required), {@code nbf}, {@code iat}
- *       with skew ({@code EXPIRED}, {@code NOT_YET_VALID}), {@code sub} (required), and the
- *       configured audience if any ({@code WRONG_AUDIENCE}).
+ *   <li>Size bound ({@code LIMIT_EXCEEDED} over 64 KiB), a signed JWT ({@code MALFORMED}), {@code
+ *       alg} {@code RS256} and no {@code crit} ({@code UNSUPPORTED}: {@code none}, {@code HS256},
+ *       ...).
+ *   <li>{@code iss} must be on the allow-list ({@code UNKNOWN_ISSUER}), checked before any network
+ *       call; the JWKS URI comes from configuration or OIDC discovery of the configured issuer,
+ *       never from the token.
+ *   <li>{@code typ} {@code at+jwt} when the issuer issues RFC 9068 tokens ({@code UNSUPPORTED}: an
+ *       ID token is no access token).
+ *   <li>The key by {@code kid} from the issuer's JWKS, cached with refresh-ahead or fetched per call,
+ *       timed as {@code jwks_fetch}. An unknown {@code kid} is the caller's fault: {@code
+ *       UNTRUSTED_KEY}, also when the refetch it causes is refused by the rate limit (at most one
+ *       per {@code jwks-refetch-interval}); the cache's own refresh still picks up a rotated key
+ *       within {@code cache-ttl}. An unreachable IdP is {@code UPSTREAM_UNAVAILABLE}.
+ *   <li>Signature ({@code BAD_SIGNATURE}); {@code iss} exactly, the issuer's configured {@code aud}
+ *       ({@code WRONG_AUDIENCE}), {@code sub} and {@code exp} required ({@code MALFORMED}), {@code
+ *       exp} / {@code nbf} with the skew ({@code EXPIRED}, {@code NOT_YET_VALID}) by nimbus' {@link
+ *       DefaultJWTClaimsVerifier} on our clock.
  * </ol>
  *
- * The whole verification is timed as {@code oauth_verify}. Nothing here logs or returns the token.
+ * Every failure but an unreachable IdP is an {@link InvalidAccessTokenException} (RFC 6750 {@code
+ * invalid_token}). The whole verification is timed as {@code oauth_verify}. Nothing here logs or
+ * returns the token.
  *
- * <p>Thread safety: thread safe; JWKS sources are created lazily per issuer and shared.
+ * <p>Thread safety: thread safe; JWKS sources and processors are created lazily per issuer and
+ * shared.
  */
 public class OAuthTokenVerifier implements Closeable {
 
@@ -76,20 +97,24 @@ public class OAuthTokenVerifier implements Closeable {
     /** The largest token accepted. */
     public static final int MAX_TOKEN_LENGTH = 64 * 1024;
 
+    /** The RFC 9068 type of a JWT access token. */
+    public static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
+
     private static final int JWKS_SIZE_LIMIT = 512 * 1024;
     private static final int MIN_RSA_BITS = 2048;
 
     private final SpiffeIdtProperties.OAuth settings;
     private final TimeRules timeRules;
-    private final SignatureProvider signatureProvider;
     private final OperationMetrics metrics;
     private final ResourceRetriever retriever;
+    private final java.security.Provider rsaProvider;
     private final Map<String, SpiffeIdtProperties.Issuer> issuers;
     private final Map<String, URL> jwksUrls = new ConcurrentHashMap<>();
-    private final Map<String, JWKSource<SecurityContext>> cachedSources = new ConcurrentHashMap<>();
+    private final Map<String, JWKSource<Call>> sources = new ConcurrentHashMap<>();
+    private final Map<String, DefaultJWTProcessor<Call>> processors = new ConcurrentHashMap<>();
 
     /**
-     * @param settings issuers, cache mode, audience
+     * @param settings issuers, cache mode
      * @param timeRules clock and skew
      * @param signatureProvider provider for RSA signature verification
      * @param metrics where {@code oauth_verify} and {@code jwks_fetch} go
@@ -105,8 +130,8 @@ public class OAuthTokenVerifier implements Closeable {
             Duration readTimeout) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timeRules = Objects.requireNonNull(timeRules, "timeRules");
-        this.signatureProvider = Objects.requireNonNull(signatureProvider, "signatureProvider");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.rsaProvider = rsaProvider(Objects.requireNonNull(signatureProvider, "signatureProvider"));
         this.retriever = new DefaultResourceRetriever(
                 (int) connectTimeout.toMillis(), (int) readTimeout.toMillis(), JWKS_SIZE_LIMIT);
         Map<String, SpiffeIdtProperties.Issuer> byName = new LinkedHashMap<>();
@@ -122,8 +147,9 @@ public class OAuthTokenVerifier implements Closeable {
      * @param mode the mode the token is verified for (metric tag)
      * @param accessToken the compact JWT
      * @return the verified token
-     * @throws AssertionException MALFORMED, LIMIT_EXCEEDED, UNSUPPORTED, UNKNOWN_ISSUER,
-     *     BAD_SIGNATURE, EXPIRED, NOT_YET_VALID, WRONG_AUDIENCE or UPSTREAM_UNAVAILABLE
+     * @throws InvalidAccessTokenException MALFORMED, LIMIT_EXCEEDED, UNSUPPORTED, UNKNOWN_ISSUER,
+     *     UNTRUSTED_KEY, BAD_SIGNATURE, EXPIRED, NOT_YET_VALID or WRONG_AUDIENCE
+     * @throws AssertionException UPSTREAM_UNAVAILABLE when the IdP cannot be reached
      */
     public VerifiedOAuthToken verify(Mode mode, String accessToken) {
         return metrics.time(mode, Operation.OAUTH_VERIFY, () -> doVerify(mode, accessToken));
@@ -131,219 +157,259 @@ public class OAuthTokenVerifier implements Closeable {
 
     /**
      * The RS256 key {@code kid} ({@code ""} for any) of an allow-listed issuer, from its JWKS (cached
-     * per {@code jwks-cache}); used to check a DVID's embedded proof.
+     * per {@code jwks-cache}); what a proof about the issuer's token is checked with. Usable as an
+     * {@link io.spiffeidt.core.dvid.IdpKeyResolver}.
      *
-     * @throws AssertionException UNKNOWN_ISSUER, BAD_SIGNATURE (no such key), UPSTREAM_UNAVAILABLE
+     * @throws AssertionException UNKNOWN_ISSUER, UNTRUSTED_KEY (no such key), UPSTREAM_UNAVAILABLE
      */
-    public java.security.interfaces.RSAPublicKey idpKey(String issuerName, String kid) {
+    public RSAPublicKey idpKey(String issuerName, String kid) {
         SpiffeIdtProperties.Issuer issuer = issuers.get(issuerName);
         if (issuer == null) {
             throw new AssertionException(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(issuerName) + " is not allowed");
         }
-        try {
-            return keys(issuer, kid == null || kid.isEmpty() ? null : kid)
-                    .get(0)
-                    .toRSAPublicKey();
-        } catch (com.nimbusds.jose.JOSEException e) {
-            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unusable IdP key", e);
-        }
-    }
-
-    private VerifiedOAuthToken doVerify(Mode mode, String token) {
-        if (token == null || token.isEmpty()) {
-            throw new AssertionException(ErrorCode.MALFORMED, "missing access token");
-        }
-        if (token.length() > MAX_TOKEN_LENGTH) {
-            throw new AssertionException(ErrorCode.LIMIT_EXCEEDED, "access token over the length limit");
-        }
-        CompactJws jws;
-        try {
-            jws = CompactJws.parse(token);
-        } catch (AssertionException e) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token is not a signed JWT: " + e.getMessage(), e);
-        }
-        Map<String, Object> header = jws.header();
-        Map<String, Object> claims = jws.payload();
-        byte[] signature = jws.signature();
-        if (!(header.get("alg") instanceof String alg)) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token header without alg");
-        }
-        if (!JWSAlgorithm.RS256.getName().equals(alg)) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "access token algorithm " + safe(alg) + " not allowed");
-        }
-        if (header.containsKey("crit")) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "access token with critical header parameters");
-        }
-        Object kidValue = header.get("kid");
-        if (kidValue != null && !(kidValue instanceof String)) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token kid is not a string");
-        }
-        String kid = (String) kidValue;
-        if (!(claims.get("iss") instanceof String iss)) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token without iss");
-        }
-        SpiffeIdtProperties.Issuer issuer = issuers.get(iss);
-        if (issuer == null) {
-            throw new AssertionException(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(iss) + " is not allowed");
-        }
-        if (signature.length == 0) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token without signature");
-        }
-
-        List<RSAKey> candidates = metrics.time(mode, Operation.JWKS_FETCH, () -> keys(issuer, kid));
-        byte[] signingInput = jws.signingInput().getBytes(StandardCharsets.US_ASCII);
-        RSAKey verifiedBy = null;
-        for (RSAKey candidate : candidates) {
-            if (verifies(candidate, signingInput, signature)) {
-                verifiedBy = candidate;
-                break;
-            }
-        }
-        if (verifiedBy == null) {
-            throw new AssertionException(
-                    ErrorCode.BAD_SIGNATURE, "access token signature from " + iss + " does not verify");
-        }
-
-        Instant exp = time(claims, "exp");
-        if (exp == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token without exp");
-        }
-        timeRules.check(-1, time(claims, "iat"), time(claims, "nbf"), exp);
-        if (!(claims.get("sub") instanceof String sub) || sub.isEmpty()) {
-            throw new AssertionException(ErrorCode.MALFORMED, "access token without sub");
-        }
-        if (settings.audience() != null && !audiences(claims).contains(settings.audience())) {
-            throw new AssertionException(ErrorCode.WRONG_AUDIENCE, "access token not for the configured audience");
-        }
-        try {
-            return new VerifiedOAuthToken(
-                    iss,
-                    sub,
-                    exp,
-                    jws.signingInput(),
-                    signature,
-                    kid,
-                    verifiedBy.toRSAPublicKey(),
-                    verifiedBy.toPublicJWK().toJSONString());
-        } catch (com.nimbusds.jose.JOSEException e) {
-            throw new AssertionException(ErrorCode.UNSUPPORTED, "IdP key cannot be used", e);
-        }
-    }
-
-    private static Instant time(Map<String, Object> claims, String name) {
-        Object value = claims.get(name);
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof BigInteger n && n.bitLength() < 40) {
-            return Instant.ofEpochSecond(n.longValueExact());
-        }
-        if (value instanceof Number n && !(value instanceof BigInteger)) {
-            double d = n.doubleValue();
-            if (Double.isFinite(d) && Math.abs(d) < 1e12) {
-                return Instant.ofEpochSecond((long) d);
-            }
-        }
-        throw new AssertionException(ErrorCode.MALFORMED, "access token claim " + name + " is not a NumericDate");
-    }
-
-    private static List<String> audiences(Map<String, Object> claims) {
-        Object aud = claims.get("aud");
-        List<String> out = new ArrayList<>();
-        if (aud instanceof String s) {
-            out.add(s);
-        } else if (aud instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof String s) {
-                    out.add(s);
-                }
-            }
-        }
-        return out;
-    }
-
-    private boolean verifies(RSAKey key, byte[] signingInput, byte[] signature) {
-        try {
-            RSAPublicKey publicKey = key.toRSAPublicKey();
-            if (publicKey.getModulus().bitLength() < MIN_RSA_BITS) {
-                return false;
-            }
-            Signature verifier = rsaSignature();
-            verifier.initVerify(publicKey);
-            verifier.update(signingInput);
-            return verifier.verify(signature);
-        } catch (GeneralSecurityException | com.nimbusds.jose.JOSEException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    private Signature rsaSignature() {
-        try {
-            return signatureProvider.signature("SHA256withRSA");
-        } catch (IllegalArgumentException e) {
-            try {
-                return Signature.getInstance("SHA256withRSA");
-            } catch (GeneralSecurityException ex) {
-                throw new IllegalStateException("no SHA256withRSA implementation", ex);
-            }
-        }
-    }
-
-    private List<RSAKey> keys(SpiffeIdtProperties.Issuer issuer, String kid) {
         JWKMatcher.Builder matcher = new JWKMatcher.Builder()
                 .keyType(KeyType.RSA)
                 .keyUses(KeyUse.SIGNATURE, null)
                 .algorithms(JWSAlgorithm.RS256, null);
-        if (kid != null) {
+        if (kid != null && !kid.isEmpty()) {
             matcher.keyID(kid);
         }
-        JWKSelector selector = new JWKSelector(matcher.build());
         List<JWK> found;
         try {
-            if (settings.jwksCache() == JwksCacheMode.NONE) {
-                URL url = jwksUrl(issuer);
-                found = selector.select(
-                        JWKSet.parse(retriever.retrieveResource(url).getContent()));
-            } else {
-                found = cachedSource(issuer).get(selector, null);
-            }
-        } catch (IOException | KeySourceException e) {
-            log.warn("JWKS of {} unavailable: {}", issuer.issuer(), e.getClass().getSimpleName());
-            throw new AssertionException(
-                    ErrorCode.UPSTREAM_UNAVAILABLE, "JWKS of " + issuer.issuer() + " unavailable", e);
-        } catch (ParseException e) {
-            throw new AssertionException(
-                    ErrorCode.UPSTREAM_UNAVAILABLE, "JWKS of " + issuer.issuer() + " unreadable", e);
+            found = source(issuer).get(new JWKSelector(matcher.build()), new Call(null));
+        } catch (RateLimitReachedException e) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown IdP key id", e);
+        } catch (KeySourceException e) {
+            throw unavailable(issuer, e);
         }
-        List<RSAKey> keys = new ArrayList<>();
         for (JWK jwk : found) {
-            if (jwk instanceof RSAKey rsa && !rsa.isPrivate()) {
-                keys.add(rsa);
-            } else if (jwk instanceof RSAKey rsa) {
-                keys.add(rsa.toPublicJWK());
+            try {
+                RSAPublicKey key = ((RSAKey) jwk).toRSAPublicKey();
+                if (key.getModulus().bitLength() >= MIN_RSA_BITS) {
+                    return key;
+                }
+            } catch (JOSEException | ClassCastException e) {
+                // not a usable RSA key: try the next
             }
         }
-        if (keys.isEmpty()) {
-            throw new AssertionException(
-                    ErrorCode.BAD_SIGNATURE,
-                    "no RS256 key " + (kid == null ? "" : "with that kid ") + "from " + issuer.issuer());
-        }
-        return keys;
+        throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown IdP key id");
     }
 
-    private JWKSource<SecurityContext> cachedSource(SpiffeIdtProperties.Issuer issuer) {
-        JWKSource<SecurityContext> source = cachedSources.get(issuer.issuer());
-        if (source != null) {
-            return source;
+    private VerifiedOAuthToken doVerify(Mode mode, String token) {
+        if (token == null || token.isEmpty()) {
+            throw invalid(ErrorCode.MALFORMED, "missing access token", null);
+        }
+        if (token.length() > MAX_TOKEN_LENGTH) {
+            throw invalid(ErrorCode.LIMIT_EXCEEDED, "access token over the length limit", null);
+        }
+        String[] parts = token.split("\\.", -1);
+        if (parts.length != 3) {
+            throw invalid(ErrorCode.MALFORMED, "access token is not a signed JWT", null);
+        }
+        Algorithm alg;
+        try {
+            alg = Header.parse(new Base64URL(parts[0])).getAlgorithm();
+        } catch (ParseException | RuntimeException e) {
+            throw invalid(ErrorCode.MALFORMED, "access token header is not a JOSE header", e);
+        }
+        if (!JWSAlgorithm.RS256.equals(alg)) {
+            throw invalid(
+                    ErrorCode.UNSUPPORTED, "access token algorithm " + safe(alg.getName()) + " not allowed", null);
+        }
+        SignedJWT jwt;
+        JWTClaimsSet unverified;
+        try {
+            jwt = new SignedJWT(new Base64URL(parts[0]), new Base64URL(parts[1]), new Base64URL(parts[2]));
+            unverified = jwt.getJWTClaimsSet();
+        } catch (ParseException | RuntimeException e) {
+            throw invalid(ErrorCode.MALFORMED, "access token is not a signed JWT", e);
+        }
+        if (parts[2].isEmpty()) {
+            throw invalid(ErrorCode.MALFORMED, "access token without signature", null);
+        }
+        JWSHeader header = jwt.getHeader();
+        if (header.getCriticalParams() != null && !header.getCriticalParams().isEmpty()) {
+            throw invalid(ErrorCode.UNSUPPORTED, "access token with critical header parameters", null);
+        }
+        Object iss = unverified.getClaim("iss");
+        if (!(iss instanceof String issuerName)) {
+            throw invalid(ErrorCode.MALFORMED, "access token without iss", null);
+        }
+        SpiffeIdtProperties.Issuer issuer = issuers.get(issuerName);
+        if (issuer == null) {
+            throw invalid(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(issuerName) + " is not allowed", null);
+        }
+        Call call = new Call(mode);
+        JWTClaimsSet claims;
+        try {
+            claims = processor(issuer).process(jwt, call);
+        } catch (BadJWTException e) {
+            throw invalid(claimsCode(unverified, issuer), "access token claims rejected: " + e.getMessage(), e);
+        } catch (BadJWSException e) {
+            throw invalid(ErrorCode.BAD_SIGNATURE, "access token signature from " + issuerName + " does not verify", e);
+        } catch (BadJOSEException e) {
+            if (call.noKey) {
+                throw invalid(ErrorCode.UNTRUSTED_KEY, "no RS256 key with that kid from " + issuerName, e);
+            }
+            throw invalid(ErrorCode.UNSUPPORTED, "not an RFC 9068 access token (typ)", e);
+        } catch (RateLimitReachedException e) {
+            // an unknown kid, and the refetch it asked for is refused for now: still the caller's fault
+            throw invalid(ErrorCode.UNTRUSTED_KEY, "no RS256 key with that kid from " + issuerName, e);
+        } catch (KeySourceException e) {
+            throw unavailable(issuer, e);
+        } catch (JOSEException e) {
+            throw invalid(ErrorCode.BAD_SIGNATURE, "access token signature cannot be checked", e);
+        }
+        Instant exp = claims.getExpirationTime().toInstant();
+        Date iat = claims.getIssueTime();
+        if (iat != null && iat.toInstant().isAfter(timeRules.now().plus(timeRules.skew()))) {
+            throw invalid(ErrorCode.NOT_YET_VALID, "access token issued in the future", null);
+        }
+        String sub = claims.getSubject();
+        if (sub == null || sub.isEmpty()) {
+            throw invalid(ErrorCode.MALFORMED, "access token without sub", null);
+        }
+        RSAPublicKey key = call.verifiedBy;
+        try {
+            return new VerifiedOAuthToken(
+                    issuerName,
+                    sub,
+                    exp,
+                    parts[0] + "." + parts[1],
+                    jwt.getSignature().decode(),
+                    header.getKeyID(),
+                    key,
+                    new RSAKey.Builder(key).keyID(header.getKeyID()).build().toJSONString());
+        } catch (RuntimeException e) {
+            throw invalid(ErrorCode.MALFORMED, "access token cannot be read", e);
+        }
+    }
+
+    /** Which claim rule failed, in the order nimbus checks them. */
+    private ErrorCode claimsCode(JWTClaimsSet claims, SpiffeIdtProperties.Issuer issuer) {
+        List<String> aud = claims.getAudience();
+        if (aud == null || !aud.contains(issuer.audience())) {
+            return ErrorCode.WRONG_AUDIENCE;
+        }
+        Instant now = timeRules.now();
+        Duration skew = timeRules.skew();
+        Date exp = claims.getExpirationTime();
+        if (exp != null && exp.toInstant().plus(skew).isBefore(now)) {
+            return ErrorCode.EXPIRED;
+        }
+        Date nbf = claims.getNotBeforeTime();
+        if (nbf != null && nbf.toInstant().minus(skew).isAfter(now)) {
+            return ErrorCode.NOT_YET_VALID;
+        }
+        return ErrorCode.MALFORMED;
+    }
+
+    private DefaultJWTProcessor<Call> processor(SpiffeIdtProperties.Issuer issuer) {
+        DefaultJWTProcessor<Call> known = processors.get(issuer.issuer());
+        if (known != null) {
+            return known;
+        }
+        JWKSource<Call> source = source(issuer);
+        DefaultJWTProcessor<Call> processor = new DefaultJWTProcessor<>();
+        processor.setJWSTypeVerifier(
+                issuer.rfc9068()
+                        ? new DefaultJOSEObjectTypeVerifier<>(AT_JWT, new JOSEObjectType("application/at+jwt"))
+                        : new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT, AT_JWT, null));
+        processor.setJWSKeySelector(new KeySelector(source));
+        DefaultJWSVerifierFactory verifiers = new DefaultJWSVerifierFactory();
+        verifiers.getJCAContext().setProvider(rsaProvider);
+        processor.setJWSVerifierFactory(verifiers);
+        DefaultJWTClaimsVerifier<Call> claims =
+                new DefaultJWTClaimsVerifier<>(
+                        Set.of(issuer.audience()),
+                        new JWTClaimsSet.Builder().issuer(issuer.issuer()).build(),
+                        Set.of("sub", "exp"),
+                        null) {
+                    @Override
+                    protected Date currentTime() {
+                        return Date.from(timeRules.now());
+                    }
+                };
+        claims.setMaxClockSkew(
+                (int) Math.min(Integer.MAX_VALUE, timeRules.skew().toSeconds()));
+        processor.setJWTClaimsSetVerifier(claims);
+        DefaultJWTProcessor<Call> raced = processors.putIfAbsent(issuer.issuer(), processor);
+        return raced == null ? processor : raced;
+    }
+
+    /** RS256 keys by {@code kid}, RSA 2048 bits or more, fetched under the {@code jwks_fetch} timer. */
+    private final class KeySelector extends JWSVerificationKeySelector<Call> {
+
+        KeySelector(JWKSource<Call> source) {
+            super(JWSAlgorithm.RS256, source);
+        }
+
+        @Override
+        public List<Key> selectJWSKeys(JWSHeader header, Call call) throws KeySourceException {
+            List<Key> keys;
+            if (call.mode == null) {
+                keys = super.selectJWSKeys(header, call);
+            } else {
+                try {
+                    keys = metrics.time(call.mode, Operation.JWKS_FETCH, () -> {
+                        try {
+                            return super.selectJWSKeys(header, call);
+                        } catch (KeySourceException e) {
+                            throw new KeySourceFailure(e);
+                        }
+                    });
+                } catch (KeySourceFailure e) {
+                    throw e.getCause();
+                }
+            }
+            List<Key> usable = new ArrayList<>();
+            for (Key key : keys) {
+                if (key instanceof RSAPublicKey rsa && rsa.getModulus().bitLength() >= MIN_RSA_BITS) {
+                    usable.add(key);
+                }
+            }
+            if (usable.isEmpty()) {
+                call.noKey = true;
+            } else {
+                call.verifiedBy = (RSAPublicKey) usable.get(0);
+            }
+            // several keys with one kid: verify with the first only (nimbus tries each; we keep it simple)
+            return usable.isEmpty() ? usable : List.of(usable.get(0));
+        }
+    }
+
+    private JWKSource<Call> source(SpiffeIdtProperties.Issuer issuer) {
+        JWKSource<Call> known = sources.get(issuer.issuer());
+        if (known != null) {
+            return known;
         }
         URL url = jwksUrl(issuer);
-        return cachedSources.computeIfAbsent(
-                issuer.issuer(), name -> JWKSourceBuilder.<SecurityContext>create(url, retriever)
-                        .cache(settings.cacheTtl().toMillis(), JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT)
-                        .refreshAheadCache(settings.refreshAhead().toMillis(), false)
-                        .outageTolerant(settings.cacheTtl().toMillis() * 2)
-                        .retrying(false)
-                        .build());
+        JWKSourceBuilder<Call> builder =
+                JWKSourceBuilder.<Call>create(url, retriever).retrying(false);
+        if (settings.jwksCache() == JwksCacheMode.NONE) {
+            builder.cache(false).rateLimited(false).outageTolerant(false).refreshAheadCache(false);
+        } else {
+            long ttl = settings.cacheTtl().toMillis();
+            long refreshTimeout = Math.max(
+                    1,
+                    Math.min(
+                            JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT,
+                            ttl - settings.refreshAhead().toMillis()));
+            builder.cache(ttl, refreshTimeout)
+                    .refreshAheadCache(settings.refreshAhead().toMillis(), false)
+                    // nimbus wants the rate limit below the TTL: the cache's own refresh is never starved
+                    .rateLimited(Math.min(
+                            settings.jwksRefetchInterval().toMillis(),
+                            settings.cacheTtl().toMillis() / 2))
+                    .outageTolerant(settings.cacheTtl().toMillis() * 2);
+        }
+        JWKSource<Call> source = builder.build();
+        JWKSource<Call> raced = sources.putIfAbsent(issuer.issuer(), source);
+        if (raced != null) {
+            closeQuietly(source);
+            return raced;
+        }
+        return source;
     }
 
     private URL jwksUrl(SpiffeIdtProperties.Issuer issuer) {
@@ -351,12 +417,7 @@ public class OAuthTokenVerifier implements Closeable {
         if (known != null) {
             return known;
         }
-        URL url;
-        if (issuer.jwksUri() != null) {
-            url = toUrl(issuer.jwksUri());
-        } else {
-            url = discover(issuer.issuer());
-        }
+        URL url = issuer.jwksUri() != null ? toUrl(issuer.jwksUri()) : discover(issuer.issuer());
         jwksUrls.putIfAbsent(issuer.issuer(), url);
         return url;
     }
@@ -383,6 +444,27 @@ public class OAuthTokenVerifier implements Closeable {
         }
     }
 
+    private static AssertionException unavailable(SpiffeIdtProperties.Issuer issuer, Throwable cause) {
+        if (cause instanceof AssertionException a && a.code() == ErrorCode.UPSTREAM_UNAVAILABLE) {
+            return a;
+        }
+        log.warn("JWKS of {} unavailable: {}", issuer.issuer(), cause.getClass().getSimpleName());
+        return new AssertionException(
+                ErrorCode.UPSTREAM_UNAVAILABLE, "JWKS of " + issuer.issuer() + " unavailable", cause);
+    }
+
+    private static InvalidAccessTokenException invalid(ErrorCode code, String message, Throwable cause) {
+        return new InvalidAccessTokenException(code, message, cause);
+    }
+
+    private static java.security.Provider rsaProvider(SignatureProvider signatureProvider) {
+        try {
+            return signatureProvider.signature("SHA256withRSA").getProvider();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     private static URL toUrl(URI uri) {
         try {
             return uri.toURL();
@@ -401,18 +483,43 @@ public class OAuthTokenVerifier implements Closeable {
         return out.toString();
     }
 
+    private static void closeQuietly(Object source) {
+        if (source instanceof Closeable c) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                log.debug("closing a JWKS source failed", e);
+            }
+        }
+    }
+
     /** Closes the cached JWKS sources (and their refresh threads). */
     @Override
     public void close() {
-        for (JWKSource<SecurityContext> source : cachedSources.values()) {
-            if (source instanceof Closeable c) {
-                try {
-                    c.close();
-                } catch (IOException e) {
-                    log.debug("closing a JWKS source failed", e);
-                }
-            }
+        sources.values().forEach(OAuthTokenVerifier::closeQuietly);
+        sources.clear();
+        processors.clear();
+    }
+
+    /** One verification: its mode (metric tag) and what the key selector found. */
+    private static final class Call implements SecurityContext {
+        private final Mode mode;
+        private boolean noKey;
+        private RSAPublicKey verifiedBy;
+
+        Call(Mode mode) {
+            this.mode = mode;
         }
-        cachedSources.clear();
+    }
+
+    private static final class KeySourceFailure extends RuntimeException {
+        KeySourceFailure(KeySourceException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized KeySourceException getCause() {
+            return (KeySourceException) super.getCause();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.spiffeidt.support.problem;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.server.RequestBodyLimitFilter;
 import jakarta.validation.ConstraintViolationException;
 import java.net.ConnectException;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -52,6 +54,12 @@ public class ProblemDetailsAdvice {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
 
+    /** The RFC 6750 challenge of a refused access token. */
+    public static final String INVALID_TOKEN_CHALLENGE = "Bearer error=\"invalid_token\"";
+
+    /** The code of a refused mTLS caller (403). */
+    public static final String CALLER_NOT_ALLOWED = "CALLER_NOT_ALLOWED";
+
     /** The {@code type} URI prefix of coded problems. */
     public static final String TYPE_PREFIX = "urn:spiffeidt:problem:";
 
@@ -63,11 +71,27 @@ public class ProblemDetailsAdvice {
         return coded(status(e), code, e.getMessage());
     }
 
+    /**
+     * An access token that does not verify: 401 with {@code WWW-Authenticate: Bearer
+     * error="invalid_token"} (RFC 6750 section 3) and the specific code.
+     */
+    @ExceptionHandler(InvalidAccessTokenException.class)
+    public ResponseEntity<ProblemDetail> invalidAccessToken(InvalidAccessTokenException e) {
+        log.info("access token refused: {} {}", e.code(), e.getMessage());
+        ResponseEntity<ProblemDetail> coded = coded(401, e.code(), e.getMessage());
+        return ResponseEntity.status(401)
+                .header(HttpHeaders.WWW_AUTHENTICATE, INVALID_TOKEN_CHALLENGE)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(coded.getBody());
+    }
+
     /** The mTLS peer may not call the endpoint. */
     @ExceptionHandler(CallerNotAllowedException.class)
     public ResponseEntity<ProblemDetail> callerNotAllowed(CallerNotAllowedException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, e.getMessage());
         problem.setTitle("Caller not allowed");
+        problem.setType(URI.create(TYPE_PREFIX + "caller_not_allowed"));
+        problem.setProperty("code", CALLER_NOT_ALLOWED);
         return entity(problem);
     }
 
@@ -88,7 +112,8 @@ public class ProblemDetailsAdvice {
      * anything else (500 without details, logged with its stack trace).
      */
     @ExceptionHandler(Exception.class)
-    public ResponseEntity<ProblemDetail> other(Exception e) {
+    public ResponseEntity<ProblemDetail> other(Exception e, jakarta.servlet.http.HttpServletResponse response)
+            throws java.io.IOException {
         if (e instanceof ErrorResponse error) {
             HttpStatusCode status = error.getStatusCode();
             if (status.value() == 400) {
@@ -97,25 +122,73 @@ public class ProblemDetailsAdvice {
             if (status.is5xxServerError()) {
                 log.error("request failed with {}", status.value(), e);
             }
-            ProblemDetail problem = ProblemDetail.forStatus(status);
-            problem.setTitle(error.getBody().getTitle());
-            problem.setDetail(error.getBody().getDetail());
+            if (status.value() == 406) {
+                // the client accepts no JSON: no converter may write the problem, so it is written here
+                writeNotAcceptable(response);
+                return null;
+            }
+            ResponseEntity<ProblemDetail> problem =
+                    forStatus(status.value(), error.getBody().getDetail());
             return ResponseEntity.status(status)
                     .headers(error.getHeaders())
                     .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                    .body(problem);
+                    .body(problem.getBody());
         }
         if (e instanceof BindException || e instanceof ConstraintViolationException) {
             return coded(400, ErrorCode.MALFORMED, "invalid request");
         }
         log.error("internal error", e);
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "internal error");
-        problem.setTitle("Internal Server Error");
+        return forStatus(500, "internal error");
+    }
+
+    /**
+     * A problem for an HTTP-level failure, with the code of its status: {@code NOT_FOUND}, {@code
+     * METHOD_NOT_ALLOWED}, {@code NOT_ACCEPTABLE}, {@code UNSUPPORTED_MEDIA_TYPE}, {@code
+     * LIMIT_EXCEEDED} (413, 431), {@code MALFORMED} (other 4xx), {@code INTERNAL_ERROR} (5xx).
+     */
+    public static ResponseEntity<ProblemDetail> forStatus(int status, String detail) {
+        String code = httpCode(status);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(status), detail);
+        HttpStatus known = HttpStatus.resolve(status);
+        problem.setTitle(known != null ? known.getReasonPhrase() : code);
+        problem.setType(URI.create(TYPE_PREFIX + code.toLowerCase(Locale.ROOT)));
+        problem.setProperty("code", code);
         return entity(problem);
+    }
+
+    /** The code of an HTTP-level failure (see {@link #forStatus}). */
+    public static String httpCode(int status) {
+        return switch (status) {
+            case 404 -> ErrorCode.NOT_FOUND.name();
+            case 405 -> "METHOD_NOT_ALLOWED";
+            case 406 -> "NOT_ACCEPTABLE";
+            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
+            case 413, 431 -> ErrorCode.LIMIT_EXCEEDED.name();
+            case 401 -> "TOKEN_REQUIRED";
+            case 403 -> CALLER_NOT_ALLOWED;
+            case 503 -> "OVERLOADED";
+            case 504 -> "DEADLINE_EXCEEDED";
+            default -> status >= 500 ? "INTERNAL_ERROR" : ErrorCode.MALFORMED.name();
+        };
+    }
+
+    /** A 406: the body is written by hand, since no converter may write what the client refuses. */
+    private static void writeNotAcceptable(jakarta.servlet.http.HttpServletResponse response)
+            throws java.io.IOException {
+        response.setStatus(406);
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        response.getOutputStream()
+                .write(("{\"type\":\"" + TYPE_PREFIX + "not_acceptable\",\"title\":\"Not Acceptable\","
+                                + "\"status\":406,\"code\":\"NOT_ACCEPTABLE\"}")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        response.flushBuffer();
     }
 
     /** The HTTP status of an {@link AssertionException} (see the class comment). */
     public static int status(AssertionException e) {
+        if (e instanceof InvalidAccessTokenException) {
+            return 401;
+        }
         ErrorCode code = e.code();
         if (code == ErrorCode.LIMIT_EXCEEDED) {
             String message = e.getMessage();
@@ -125,6 +198,9 @@ public class ProblemDetailsAdvice {
             for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
                 if (t instanceof ConnectException) {
                     return 503;
+                }
+                if (t instanceof java.net.SocketTimeoutException || t instanceof java.net.http.HttpTimeoutException) {
+                    return 504;
                 }
             }
             return 502;

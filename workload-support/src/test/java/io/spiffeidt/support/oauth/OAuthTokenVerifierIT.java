@@ -3,6 +3,7 @@ package io.spiffeidt.support.oauth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
@@ -99,12 +100,19 @@ class OAuthTokenVerifierIT {
         return count == null ? 0 : count.get();
     }
 
-    private OAuthTokenVerifier verifier(JwksCacheMode mode, String audience, SpiffeIdtProperties.Issuer... issuers) {
+    private OAuthTokenVerifier verifier(JwksCacheMode mode, SpiffeIdtProperties.Issuer... issuers) {
+        return verifier(mode, Duration.ofMinutes(5), Duration.ofSeconds(30), issuers);
+    }
+
+    private OAuthTokenVerifier verifier(
+            JwksCacheMode mode, Duration cacheTtl, Duration refreshAhead, SpiffeIdtProperties.Issuer... issuers) {
         SpiffeIdtProperties.OAuth settings = new SpiffeIdtProperties.OAuth(
-                issuers.length == 0 ? List.of(new SpiffeIdtProperties.Issuer(issuer, null)) : List.of(issuers),
+                issuers.length == 0
+                        ? List.of(new SpiffeIdtProperties.Issuer(issuer, null, "spiffeidt", true))
+                        : List.of(issuers),
                 mode,
-                audience,
-                Duration.ofMinutes(5),
+                cacheTtl,
+                refreshAhead,
                 Duration.ofSeconds(30));
         OAuthTokenVerifier verifier = new OAuthTokenVerifier(
                 settings,
@@ -117,10 +125,6 @@ class OAuthTokenVerifierIT {
         return verifier;
     }
 
-    private OAuthTokenVerifier verifier(JwksCacheMode mode) {
-        return verifier(mode, null);
-    }
-
     private JWTClaimsSet.Builder claims() {
         return new JWTClaimsSet.Builder()
                 .issuer(issuer)
@@ -130,9 +134,18 @@ class OAuthTokenVerifierIT {
                 .expirationTime(Date.from(now.plusSeconds(300)));
     }
 
+    /** An RFC 9068 access token: {@code typ} at+jwt. */
     private static String sign(JWTClaimsSet claims, RSAKey key) throws Exception {
+        return sign(claims, key, OAuthTokenVerifier.AT_JWT);
+    }
+
+    private static String sign(JWTClaimsSet claims, RSAKey key, JOSEObjectType type) throws Exception {
         SignedJWT jwt = new SignedJWT(
-                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
+                new JWSHeader.Builder(JWSAlgorithm.RS256)
+                        .keyID(key.getKeyID())
+                        .type(type)
+                        .build(),
+                claims);
         jwt.sign(new RSASSASigner(key));
         return jwt.serialize();
     }
@@ -225,13 +238,111 @@ class OAuthTokenVerifierIT {
     }
 
     @Test
-    void verifyWhenKidUnknownThenBadSignature() throws Exception {
+    void verifyWhenKidUnknownThenUntrustedKeyAsAnInvalidToken() throws Exception {
         RSAKey unknown = new RSAKeyGenerator(2048).keyID("idp-2").generate();
 
         assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, sign(claims().build(), unknown)))
-                .isInstanceOf(AssertionException.class)
+                .isInstanceOf(InvalidAccessTokenException.class)
                 .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+    }
+
+    @Test
+    void verifyWhenManyRandomKidsInARowThenEachUntrustedKeyAndRefetchesStayRateLimited() throws Exception {
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD);
+        verifier.verify(Mode.DVID, sign(claims().build(), idpKey));
+
+        for (int i = 0; i < 20; i++) {
+            RSAKey random = new RSAKeyGenerator(2048).keyID("random-" + i).generate();
+            String token = sign(claims().build(), random);
+            assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
+                    .isInstanceOfSatisfying(InvalidAccessTokenException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.UNTRUSTED_KEY);
+                        assertThat(ProblemDetailsAdvice.status(e)).isEqualTo(401);
+                    });
+        }
+        // the first fetch plus at most the rate limiter's allowance in one interval, not one per token
+        assertThat(requestsTo("/jwks")).isBetween(1, 3);
+    }
+
+    @Test
+    void verifyWhenIdpRotatesItsKeyThenTheNewKidIsFetchedAndAccepted() throws Exception {
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD);
+        verifier.verify(Mode.DVID, sign(claims().build(), idpKey));
+        RSAKey next = new RSAKeyGenerator(2048).keyID("idp-next").generate();
+        rotateTo(next);
+
+        assertThat(verifier.verify(Mode.DVID, sign(claims().build(), next)).kid())
+                .isEqualTo("idp-next");
+        assertThat(requestsTo("/jwks")).isEqualTo(2);
+    }
+
+    @Test
+    void verifyWhenIdpRotatesAfterAFloodOfRandomKidsThenStillPickedUpWithinTheCacheTtl() throws Exception {
+        OAuthTokenVerifier verifier =
+                verifier(JwksCacheMode.REFRESH_AHEAD, Duration.ofSeconds(3), Duration.ofSeconds(1));
+        verifier.verify(Mode.DVID, sign(claims().build(), idpKey));
+        for (int i = 0; i < 5; i++) {
+            String token = sign(
+                    claims().build(),
+                    new RSAKeyGenerator(2048).keyID("flood-" + i).generate());
+            assertThatThrownBy(() -> verifier.verify(Mode.DVID, token)).isInstanceOf(InvalidAccessTokenException.class);
+        }
+        RSAKey next = new RSAKeyGenerator(2048).keyID("idp-next").generate();
+        rotateTo(next);
+        String rotated = sign(claims().build(), next);
+
+        // the refetch allowance is spent: the cache's own refresh (TTL 3 s) must bring the new key
+        String kid = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (kid == null && System.nanoTime() < deadline) {
+            try {
+                kid = verifier.verify(Mode.DVID, rotated).kid();
+            } catch (InvalidAccessTokenException e) {
+                assertThat(e.code()).isEqualTo(ErrorCode.UNTRUSTED_KEY);
+                Thread.sleep(250);
+            }
+        }
+        assertThat(kid).isEqualTo("idp-next");
+    }
+
+    @Test
+    void verifyWhenOidcIdTokenOfTheSameIssuerThenRefused() throws Exception {
+        // what an IdP gives any client of the user: no at+jwt type, the client as audience
+        String idToken =
+                sign(claims().audience("subject-wl").claim("azp", "subject-wl").build(), idpKey, null);
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD);
+
+        assertThatThrownBy(() -> verifier.verify(Mode.DVID, idToken))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UNSUPPORTED);
+        // and with a JWT type, or at+jwt but the client's audience, still refused
+        assertThatThrownBy(() -> verifier.verify(
+                        Mode.DVID, sign(claims().audience("subject-wl").build(), idpKey, JOSEObjectType.JWT)))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThatThrownBy(() -> verifier.verify(
+                        Mode.DVID, sign(claims().audience("subject-wl").build(), idpKey)))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+    }
+
+    @Test
+    void verifyWhenIssuerIsNotRfc9068ThenUntypedTokensWithTheAudienceAccepted() throws Exception {
+        OAuthTokenVerifier verifier =
+                verifier(JwksCacheMode.REFRESH_AHEAD, new SpiffeIdtProperties.Issuer(issuer, null, "spiffeidt", false));
+
+        assertThat(verifier.verify(Mode.DVID, sign(claims().build(), idpKey, null))
+                        .subject())
+                .isEqualTo("user0001");
+    }
+
+    private void rotateTo(RSAKey next) {
+        idp.removeContext("/jwks");
+        serve("/jwks", new JWKSet(next.toPublicJWK()).toString());
     }
 
     @Test
@@ -270,7 +381,12 @@ class OAuthTokenVerifierIT {
     @Test
     void verifyWhenNoExpThenMalformed() throws Exception {
         String token = sign(
-                new JWTClaimsSet.Builder().issuer(issuer).subject("user0001").build(), idpKey);
+                new JWTClaimsSet.Builder()
+                        .issuer(issuer)
+                        .subject("user0001")
+                        .audience("spiffeidt")
+                        .build(),
+                idpKey);
 
         assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
                 .isInstanceOf(AssertionException.class)
@@ -361,7 +477,8 @@ class OAuthTokenVerifierIT {
     @Test
     void verifyWhenJwksUriConfiguredThenNoDiscovery() throws Exception {
         OAuthTokenVerifier verifier = verifier(
-                JwksCacheMode.NONE, null, new SpiffeIdtProperties.Issuer(issuer, URI.create(issuer + "/jwks")));
+                JwksCacheMode.NONE,
+                new SpiffeIdtProperties.Issuer(issuer, URI.create(issuer + "/jwks"), "spiffeidt", true));
 
         verifier.verify(Mode.LSVID, sign(claims().build(), idpKey));
 
@@ -371,7 +488,7 @@ class OAuthTokenVerifierIT {
 
     @Test
     void verifyWhenAudienceRequiredThenCheckedAgainstAud() throws Exception {
-        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD, "spiffeidt");
+        OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD);
 
         assertThat(verifier.verify(Mode.DVID, sign(claims().build(), idpKey)).subject())
                 .isEqualTo("user0001");

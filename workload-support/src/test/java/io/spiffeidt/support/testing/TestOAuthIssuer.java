@@ -58,7 +58,17 @@ public final class TestOAuthIssuer implements AutoCloseable {
         return issuer;
     }
 
-    /** An access token of {@code user} valid for five minutes. */
+    /** This issuer's signing key as a verifier resolves it from the JWKS (for introspection proofs). */
+    public io.spiffeidt.core.dvid.IdpKeyResolver idpKeys() {
+        try {
+            return io.spiffeidt.core.dvid.IdpKeyResolver.of(
+                    issuer, java.util.Map.of(key.getKeyID(), key.toRSAPublicKey()));
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An RFC 9068 access token ({@code typ} at+jwt, audience {@code spiffeidt}) of {@code user}, valid for five minutes. */
     public String token(String user) {
         Instant now = Instant.now();
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
@@ -69,7 +79,11 @@ public final class TestOAuthIssuer implements AutoCloseable {
                 .expirationTime(Date.from(now.plusSeconds(300)))
                 .build();
         SignedJWT jwt = new SignedJWT(
-                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
+                new JWSHeader.Builder(JWSAlgorithm.RS256)
+                        .type(new com.nimbusds.jose.JOSEObjectType("at+jwt"))
+                        .keyID(key.getKeyID())
+                        .build(),
+                claims);
         try {
             jwt.sign(new RSASSASigner(key));
         } catch (JOSEException e) {
