@@ -70,11 +70,11 @@ class ProblemDetailsIT {
                 .isEqualTo("urn:spiffeidt:problem:" + code.name().toLowerCase(Locale.ROOT));
     }
 
-    private static void assertUncoded(HttpResponse<String> response, int status) {
+    private static void assertHttpCoded(HttpResponse<String> response, int status, String code) {
         assertThat(response.statusCode()).isEqualTo(status);
         Map<String, Object> problem = problem(response);
         assertThat(problem.get("status")).isEqualTo(status);
-        assertThat(problem).doesNotContainKey("code");
+        assertThat(problem.get("code")).isEqualTo(code);
     }
 
     @AfterEach
@@ -174,25 +174,32 @@ class ProblemDetailsIT {
     }
 
     @Test
-    void verifyWhenMediaTypeUnsupportedThen415WithoutCode() throws Exception {
-        assertUncoded(send("POST", "/test/echo", "text/plain", "hello"), 415);
+    void verifyWhenMediaTypeUnsupportedThen415WithCode() throws Exception {
+        assertHttpCoded(send("POST", "/test/echo", "text/plain", "hello"), 415, "UNSUPPORTED_MEDIA_TYPE");
     }
 
     @Test
-    void verifyWhenMethodNotAllowedThen405WithoutCode() throws Exception {
-        assertUncoded(send("GET", "/test/echo", null, null), 405);
+    void verifyWhenMethodNotAllowedThen405WithCode() throws Exception {
+        assertHttpCoded(send("GET", "/test/echo", null, null), 405, "METHOD_NOT_ALLOWED");
     }
 
     @Test
-    void verifyWhenUnknownPathThen404WithoutCode() throws Exception {
-        assertUncoded(postJson("/no/such/path", "{}"), 404);
+    void verifyWhenUnknownPathThen404WithCode() throws Exception {
+        assertHttpCoded(postJson("/no/such/path", "{}"), 404, "NOT_FOUND");
+    }
+
+    @Test
+    void verifyWhenErrorPathAskedDirectlyOnTheMtlsPortThenCodedProblemNotStatus999() throws Exception {
+        // /error names no allowed callers, so the mTLS port refuses it (the plain port answers 404 NOT_FOUND,
+        // HardeningAttackIT)
+        assertHttpCoded(send("GET", "/error", null, null), 403, "CALLER_NOT_ALLOWED");
     }
 
     @Test
     void verifyWhenUnexpectedExceptionThen500WithoutDetails() throws Exception {
         HttpResponse<String> response = postJson("/test/boom", "{}");
 
-        assertUncoded(response, 500);
+        assertHttpCoded(response, 500, "INTERNAL_ERROR");
         assertThat(problem(response).get("detail")).isEqualTo("internal error");
         assertThat(response.body()).doesNotContain("secret internal detail");
     }

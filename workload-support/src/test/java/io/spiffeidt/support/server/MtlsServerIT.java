@@ -80,7 +80,7 @@ class MtlsServerIT {
     }
 
     @Test
-    void verifyWhenCallerHasAnotherSpiffeIdThenForbiddenProblemWithoutCode() throws Exception {
+    void verifyWhenCallerHasAnotherSpiffeIdThenForbiddenProblemWithCode() throws Exception {
         HttpResponse<String> response = post(clientOf(Role.ASSERTING_WL), "/test/echo", "{}");
 
         assertThat(response.statusCode()).isEqualTo(403);
@@ -88,7 +88,7 @@ class MtlsServerIT {
                 .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
         Map<String, Object> body = json(response);
         assertThat(body.get("title")).isEqualTo("Caller not allowed");
-        assertThat(body).doesNotContainKey("code");
+        assertThat(body.get("code")).isEqualTo("CALLER_NOT_ALLOWED");
     }
 
     @Test

@@ -45,7 +45,7 @@ class PlainServerIT {
         HttpResponse<String> response = post("/test/echo", "{}");
 
         assertThat(response.statusCode()).isEqualTo(403);
-        assertThat(response.body()).contains("Caller not allowed").doesNotContain("\"code\"");
+        assertThat(response.body()).contains("Caller not allowed").contains("\"code\":\"CALLER_NOT_ALLOWED\"");
     }
 
     @Test
