@@ -59,7 +59,7 @@ class ServerTimingIT extends EmbeddedStackIT {
     @ValueSource(strings = {"dvid"})
     void answerWhenProblemThenServerTimingToo(String mode) throws Exception {
         HttpResponse<String> bad = post(mode, "balance", "not-a-token", "{}");
-        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.statusCode()).isEqualTo(401);
         assertThat(names(bad)).contains("total");
     }
 
