@@ -99,7 +99,7 @@ done
 # 5: Grafana dashboard
 step "dashboard deploy/compose/grafana/dashboards/spiffeidt.json"
 python3 - deploy/compose/grafana/dashboards/spiffeidt.json deploy/compose/grafana/exposed-metrics.txt \
-  workload-support/src/main/java/io/spiffeidt/support/OperationMetrics.java <<'PY' || fail=1
+  workload-support/src/main/java/io/spiffeidt/support/metrics/OperationMetrics.java <<'PY' || fail=1
 import sys, json, re
 dash_file, exposed_file, metrics_src = sys.argv[1:]
 dash = json.load(open(dash_file))
