@@ -151,6 +151,7 @@ for wl in asserting-wl target-wl m-tier subject-wl; do
     --management.server.port="${mport[$wl]}" --management.server.address=127.0.0.1 \
     --spiffeidt.workload-api.socket="unix:$work/agent/public/api.sock" \
     --spiffeidt.oauth.issuers[0].issuer="http://127.0.0.1:$idp_port" \
+    --spiffeidt.oauth.issuers[0].audience=spiffeidt \
     --spiffeidt.endpoints.asserting-wl="https://127.0.0.1:${port[asserting-wl]}" \
     --spiffeidt.endpoints.target-wl="https://127.0.0.1:${port[target-wl]}" \
     --spiffeidt.endpoints.m-tier="https://127.0.0.1:${port[m-tier]}"
