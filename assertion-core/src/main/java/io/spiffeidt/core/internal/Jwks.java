@@ -1,7 +1,6 @@
 package io.spiffeidt.core.internal;
 
 import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
@@ -111,7 +110,7 @@ public final class Jwks {
      */
     public static String thumbprint(PublicKey key) {
         try {
-            return nimbusKey(key).build().computeThumbprint().toString();
+            return nimbusKey(key, null).computeThumbprint().toString();
         } catch (JOSEException e) {
             throw new IllegalStateException("SHA-256 is required of every JDK", e);
         }
@@ -210,74 +209,24 @@ public final class Jwks {
 
     private static Map<String, Object> jwkMembers(PublicKey key, String kid) {
         Objects.requireNonNull(kid, "kid");
-        JWK jwk = nimbusKey(key)
-                .keyID(kid)
-                .algorithm(JWSAlgorithm.parse(algorithmOf(key)))
-                .keyUse(KeyUse.SIGNATURE)
-                .build();
-        return new TreeMap<>(jwk.toJSONObject());
+        Map<String, Object> members = new TreeMap<>(nimbusKey(key, kid).toJSONObject());
+        members.put("alg", algorithmOf(key));
+        members.put("use", KeyUse.SIGNATURE.identifier());
+        return members;
     }
 
-    /** A nimbus JWK builder for an RSA key or a P-256 key (public parameters only). */
-    private static JwkBuilder nimbusKey(PublicKey key) {
+    /**
+     * A nimbus JWK of an RSA or a P-256 public key (public parameters only), with {@code kid} when
+     * given; the thumbprint ignores everything but the key's required members.
+     */
+    private static JWK nimbusKey(PublicKey key, String kid) {
         if (key instanceof RSAPublicKey rsa) {
-            RSAKey.Builder b = new RSAKey.Builder(rsa);
-            return new JwkBuilder() {
-                public JwkBuilder keyID(String kid) {
-                    b.keyID(kid);
-                    return this;
-                }
-
-                public JwkBuilder algorithm(JWSAlgorithm alg) {
-                    b.algorithm(alg);
-                    return this;
-                }
-
-                public JwkBuilder keyUse(KeyUse use) {
-                    b.keyUse(use);
-                    return this;
-                }
-
-                public JWK build() {
-                    return b.build();
-                }
-            };
+            return new RSAKey.Builder(rsa).keyID(kid).build();
         }
         if (key instanceof ECPublicKey ec && io.spiffeidt.core.internal.P256.isP256(ec)) {
-            ECKey.Builder b = new ECKey.Builder(Curve.P_256, ec);
-            return new JwkBuilder() {
-                public JwkBuilder keyID(String kid) {
-                    b.keyID(kid);
-                    return this;
-                }
-
-                public JwkBuilder algorithm(JWSAlgorithm alg) {
-                    b.algorithm(alg);
-                    return this;
-                }
-
-                public JwkBuilder keyUse(KeyUse use) {
-                    b.keyUse(use);
-                    return this;
-                }
-
-                public JWK build() {
-                    return b.build();
-                }
-            };
+            return new ECKey.Builder(Curve.P_256, ec).keyID(kid).build();
         }
         throw new AssertionException(ErrorCode.UNSUPPORTED, "unsupported key type");
-    }
-
-    /** The common part of nimbus' RSA and EC key builders. */
-    private interface JwkBuilder {
-        JwkBuilder keyID(String kid);
-
-        JwkBuilder algorithm(JWSAlgorithm alg);
-
-        JwkBuilder keyUse(KeyUse use);
-
-        JWK build();
     }
 
     private static void checkLength(String json) {
