@@ -97,7 +97,7 @@ abstract class AccountRepositoryScenarios {
 
     @Test
     void verifyWhenSameUserNameAtTwoIssuersThenTwoAccounts() {
-        String user = "alice";
+        String user = newUser();
         String idpA = "https://idp-a.example";
         String idpB = "https://idp-b.example";
 
