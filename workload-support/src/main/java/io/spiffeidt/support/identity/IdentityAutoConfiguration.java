@@ -1,8 +1,12 @@
 package io.spiffeidt.support.identity;
 
 import io.spiffe.workloadapi.X509Source;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
+import java.security.PrivateKey;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,7 +48,32 @@ public class IdentityAutoConfiguration {
             } else {
                 log.info("workload {} runs as {}", properties.workload().workloadName(), identity.self());
             }
+            logUnservedModes(properties.workload(), identity.svid().getPrivateKey());
         }
         return identity;
+    }
+
+    /**
+     * One start-up line when the SVID key keeps this role from serving some modes (it serves the
+     * others; requests for these answer {@link SvidKeyUnsupportedException}'s problem).
+     */
+    static void logUnservedModes(Role role, PrivateKey key) {
+        if (SvidKeys.isP256(key) || role.signsWithSvid().isEmpty()) {
+            return;
+        }
+        String unserved = Arrays.stream(Mode.values())
+                .filter(role.signsWithSvid()::contains)
+                .map(Mode::pathSegment)
+                .collect(Collectors.joining(", "));
+        String served = Arrays.stream(Mode.values())
+                .filter(m -> !role.signsWithSvid().contains(m))
+                .map(Mode::pathSegment)
+                .collect(Collectors.joining(", "));
+        log.warn(
+                "SVID key is {}, not EC P-256: {} cannot serve {} (they sign with the SVID key as ES256); it serves {}",
+                SvidKeys.describe(key),
+                role.workloadName(),
+                unserved,
+                served);
     }
 }

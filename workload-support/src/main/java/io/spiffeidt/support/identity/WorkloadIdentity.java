@@ -5,6 +5,7 @@ import io.spiffe.exception.BundleNotFoundException;
 import io.spiffe.spiffeid.TrustDomain;
 import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffe.workloadapi.X509Source;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.support.SpiffeIdtProperties;
@@ -44,6 +45,19 @@ public class WorkloadIdentity {
     /** The current X.509-SVID. */
     public X509Svid svid() {
         return source.getX509Svid();
+    }
+
+    /**
+     * The current X.509-SVID, for a mode that signs with its key.
+     *
+     * @throws SvidKeyUnsupportedException when the key is not EC P-256
+     */
+    public X509Svid signingSvid(Mode mode) {
+        X509Svid current = svid();
+        if (!SvidKeys.isP256(current.getPrivateKey())) {
+            throw new SvidKeyUnsupportedException(mode, SvidKeys.describe(current.getPrivateKey()));
+        }
+        return current;
     }
 
     /** The private key of the current SVID (this workload signs with it). */

@@ -4,6 +4,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
@@ -107,6 +108,7 @@ public class IdModeHop {
 
     /** Extends a verified token with a layer addressed to {@code audience}. */
     public IdModePresentation extend(VerifiedIdMode verified, SpiffeId audience) {
+        identity.signingSvid(Mode.ID_MODE);
         return new IdModeExtender(credentials.get(), timeRules, limits, provider).extend(verified, audience);
     }
 
@@ -115,6 +117,7 @@ public class IdModeHop {
      * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
      */
     public IdModePresentation mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
+        identity.signingSvid(Mode.ID_MODE);
         return new IdModeMinter(credentials.get(), timeRules.withLifetime(lifetime), limits, provider)
                 .mint(audience, dpa, dpr, notAfter);
     }

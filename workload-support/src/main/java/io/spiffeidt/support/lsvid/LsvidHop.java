@@ -4,6 +4,7 @@ import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
@@ -103,14 +104,14 @@ public class LsvidHop {
 
     /** This workload's current base, extended with a first layer addressed to {@code audience}. */
     public Lsvid start(SpiffeId audience) {
-        X509Svid svid = identity.svid();
+        X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(Lsvid.of(base), base, svid.getPrivateKey(), audience);
     }
 
     /** Extends {@code document} with a layer addressed to {@code audience}. */
     public Lsvid extend(Lsvid document, SpiffeId audience) {
-        X509Svid svid = identity.svid();
+        X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(document, base, svid.getPrivateKey(), audience);
     }
@@ -123,7 +124,7 @@ public class LsvidHop {
      */
     public Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
         TimeRules rules = timeRules.forDelegationUntil(oauthExpiresAt);
-        X509Svid svid = identity.svid();
+        X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return new LsvidExtender(rules, provider)
                 .extendWithDelegation(document, base, svid.getPrivateKey(), subject, dpa, dpr);

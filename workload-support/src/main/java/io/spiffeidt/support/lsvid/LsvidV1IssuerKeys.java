@@ -1,14 +1,13 @@
 package io.spiffeidt.support.lsvid;
 
+import io.spiffeidt.support.identity.SvidKeys;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
-import java.security.interfaces.ECPublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -34,8 +33,6 @@ public record LsvidV1IssuerKeys(List<PublicKey> keys) {
     private static final Pattern PEM =
             Pattern.compile("-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\\s]+)-----END PUBLIC KEY-----");
     /** The order of the P-256 group: the curve check that does not depend on parameter names. */
-    private static final BigInteger P256_ORDER =
-            new BigInteger("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551", 16);
 
     /** Copies the list. */
     public LsvidV1IssuerKeys {
@@ -84,7 +81,7 @@ public record LsvidV1IssuerKeys(List<PublicKey> keys) {
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalStateException(where + ": not an EC public key", e);
         }
-        if (!(key instanceof ECPublicKey ec) || !ec.getParams().getOrder().equals(P256_ORDER)) {
+        if (!SvidKeys.isP256(key)) {
             throw new IllegalStateException(where + ": not a P-256 key");
         }
         return key;

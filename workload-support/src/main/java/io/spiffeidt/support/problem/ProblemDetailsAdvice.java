@@ -3,6 +3,7 @@ package io.spiffeidt.support.problem;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.identity.SvidKeyUnsupportedException;
 import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.server.RequestBodyLimitFilter;
 import jakarta.validation.ConstraintViolationException;
@@ -83,6 +84,17 @@ public class ProblemDetailsAdvice {
                 .header(HttpHeaders.WWW_AUTHENTICATE, INVALID_TOKEN_CHALLENGE)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(coded.getBody());
+    }
+
+    /** A mode this workload's SVID key cannot sign: 501, this deployment's limit. */
+    @ExceptionHandler(SvidKeyUnsupportedException.class)
+    public ResponseEntity<ProblemDetail> svidKeyUnsupported(SvidKeyUnsupportedException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_IMPLEMENTED, e.getMessage());
+        problem.setTitle("Mode not served with this SVID key");
+        problem.setType(URI.create(TYPE_PREFIX + SvidKeyUnsupportedException.CODE.toLowerCase(Locale.ROOT)));
+        problem.setProperty("code", SvidKeyUnsupportedException.CODE);
+        problem.setProperty("mode", e.mode().pathSegment());
+        return entity(problem);
     }
 
     /** The mTLS peer may not call the endpoint. */

@@ -40,7 +40,22 @@ public final class RunningWorkload implements AutoCloseable {
      */
     public static RunningWorkload start(Class<?> application, Role role, Path dir, Map<String, String> properties)
             throws IOException {
-        TestWorkloadApi api = new TestWorkloadApi(dir, TestIdentities.PKI, TestIdentities.id(role));
+        return start(application, role, dir, properties, false);
+    }
+
+    /**
+     * Starts {@code application} as {@code role} with an RSA 2048-bit SVID key (see {@link
+     * TestPki#issueRsa}); otherwise as {@link #start(Class, Role, Path, Map)}.
+     */
+    public static RunningWorkload startWithRsaSvid(
+            Class<?> application, Role role, Path dir, Map<String, String> properties) throws IOException {
+        return start(application, role, dir, properties, true);
+    }
+
+    private static RunningWorkload start(
+            Class<?> application, Role role, Path dir, Map<String, String> properties, boolean rsaSvid)
+            throws IOException {
+        TestWorkloadApi api = new TestWorkloadApi(dir, TestIdentities.PKI, TestIdentities.id(role), rsaSvid);
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("spring.config.name", role.workloadName());
         all.put("server.port", "0");

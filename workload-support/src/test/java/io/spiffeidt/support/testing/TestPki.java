@@ -91,7 +91,24 @@ public final class TestPki {
 
     /** Issues an SVID for {@code spiffeId} valid for one hour. */
     public X509Svid issue(String spiffeId) {
-        KeyPair leafKeys = ecKeys();
+        return issue(spiffeId, ecKeys());
+    }
+
+    /**
+     * Issues an SVID for {@code spiffeId} valid for one hour whose key is RSA 2048-bit (SPIRE's
+     * {@code rsa-2048} workload key type); the CA stays EC.
+     */
+    public X509Svid issueRsa(String spiffeId) {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return issue(spiffeId, generator.generateKeyPair());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private X509Svid issue(String spiffeId, KeyPair leafKeys) {
         try {
             Instant now = Instant.now();
             X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(

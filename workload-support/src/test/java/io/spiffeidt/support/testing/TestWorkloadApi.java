@@ -35,14 +35,24 @@ public final class TestWorkloadApi implements AutoCloseable {
     private final Server server;
     private final List<StreamObserver<Workload.X509SVIDResponse>> streams = new CopyOnWriteArrayList<>();
     private final AtomicInteger fetches = new AtomicInteger();
+    private final boolean rsa;
     private volatile X509Svid svid;
 
-    /** Serves SVIDs for {@code spiffeId} from {@code pki} on a new socket in {@code dir}. */
+    /** Serves SVIDs (EC P-256 keys) for {@code spiffeId} from {@code pki} on a new socket in {@code dir}. */
     public TestWorkloadApi(Path dir, TestPki pki, String spiffeId) throws IOException {
+        this(dir, pki, spiffeId, false);
+    }
+
+    /**
+     * Serves SVIDs for {@code spiffeId} from {@code pki} on a new socket in {@code dir}, with RSA
+     * 2048-bit keys when {@code rsa} ({@link TestPki#issueRsa}).
+     */
+    public TestWorkloadApi(Path dir, TestPki pki, String spiffeId, boolean rsa) throws IOException {
         this.socket = dir.resolve("agent.sock");
         Files.deleteIfExists(socket);
         this.pki = pki;
-        this.svid = pki.issue(spiffeId);
+        this.rsa = rsa;
+        this.svid = issue(spiffeId);
         this.server = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                 .channelType(EpollServerDomainSocketChannel.class)
                 .bossEventLoopGroup(group)
@@ -80,12 +90,16 @@ public final class TestWorkloadApi implements AutoCloseable {
 
     /** Issues a new SVID for the same ID and pushes it to every open stream. */
     public X509Svid rotate() {
-        this.svid = pki.issue(svid.getSpiffeId().toString());
+        this.svid = issue(svid.getSpiffeId().toString());
         Workload.X509SVIDResponse response = response();
         for (StreamObserver<Workload.X509SVIDResponse> stream : streams) {
             stream.onNext(response);
         }
         return svid;
+    }
+
+    private X509Svid issue(String spiffeId) {
+        return rsa ? pki.issueRsa(spiffeId) : pki.issue(spiffeId);
     }
 
     private Workload.X509SVIDResponse response() {
