@@ -31,14 +31,9 @@ if [ -z "$promtool" ]; then
 fi
 
 # 1 + 2: Kubernetes
-key=deploy/k8s/base/dvid-key.pem
-if [ ! -f "$key" ]; then
-  # the real key is made by the user (deploy/README.md); a throw-away one lets the base render
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$key" 2>/dev/null
-  made_key=1
-fi
-for dir in deploy/k8s/base deploy/k8s/overlays/*; do
-  name=$(basename "$dir")
+# every kustomization renders as a fresh clone has it (the DVID key Secret is made in the cluster)
+for dir in deploy/k8s deploy/k8s/base deploy/k8s/overlays/*; do
+  name=$(basename "$dir"); [ "$dir" = deploy/k8s ] && name=root
   step "kubectl kustomize $dir"
   kubectl kustomize "$dir" > "$work/$name.yaml"
   python3 - "$work/$name.yaml" "$work/$name" deploy/k8s/base/crds/spire.spiffe.io_clusterspiffeids.yaml <<'PY'
@@ -76,7 +71,6 @@ PY
   echo "   kubernetes-validate --strict -k $K8S_VERSION: $(echo "$out" | grep -c ' passed for resource ') objects passed"
   if [ "$rc" -ne 0 ] || [ -n "$bad" ]; then echo "$bad"; fail=1; fi
 done
-[ -n "${made_key:-}" ] && rm -f "$key"
 
 # 3: Compose
 step "compose-spec ($COMPOSE_GO) deploy/compose/compose.yaml"
@@ -97,8 +91,8 @@ for f in deploy/compose/prometheus/prometheus.yml deploy/k8s/base/spiffeidt/prom
 done
 
 # 5: Grafana dashboard
-step "dashboard deploy/compose/grafana/dashboards/spiffeidt.json"
-python3 - deploy/compose/grafana/dashboards/spiffeidt.json deploy/compose/grafana/exposed-metrics.txt \
+step "dashboard deploy/k8s/base/grafana/dashboards/spiffeidt.json (Compose and Kubernetes)"
+python3 - deploy/k8s/base/grafana/dashboards/spiffeidt.json deploy/k8s/base/grafana/exposed-metrics.txt \
   workload-support/src/main/java/io/spiffeidt/support/metrics/OperationMetrics.java <<'PY' || fail=1
 import sys, json, re
 dash_file, exposed_file, metrics_src = sys.argv[1:]

@@ -114,7 +114,7 @@ for image in idp subject-wl asserting-wl m-tier target-wl; do
   kill -- "-${pids[-1]}" 2>/dev/null || true
 done
 # the metric names the dashboard may use (deploy/validate.sh reads the list kept in the repository)
-listed=deploy/compose/grafana/exposed-metrics.txt
+listed=deploy/k8s/base/grafana/exposed-metrics.txt
 if [ -s "$work/metrics.txt" ]; then
   sort -u "$work/metrics.txt" > "$work/metrics.sorted"
   if [ "${SMOKE_WRITE_METRICS:-0}" = 1 ]; then
