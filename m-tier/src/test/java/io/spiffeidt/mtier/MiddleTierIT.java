@@ -8,8 +8,6 @@ import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.anonmode.MintedAnonMode;
-import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
@@ -30,7 +28,6 @@ import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +49,8 @@ class MiddleTierIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String ACCOUNT = "{\"user\":\"user0001\",\"balance\":7,\"mode\":\"%s\",\"path\":[]}";
 
-    private static final StaticX509Source SUBJECT = TestIdentities.source(Role.SUBJECT_WL);
-    private static final StaticX509Source ASSERTING = TestIdentities.source(Role.ASSERTING_WL);
+    private static final StaticX509Source SUBJECT = SubjectDocuments.SUBJECT;
+    private static final StaticX509Source ASSERTING = SubjectDocuments.ASSERTING;
 
     @TempDir
     static Path dir;
@@ -62,14 +59,9 @@ class MiddleTierIT {
     private static StubWorkload asserting;
     private static RunningWorkload mTier;
 
-    private final IdModeHop idModeAsserting = TestHops.idMode(Role.ASSERTING_WL, ASSERTING);
-    private final IdModeHop idModeSubject = TestHops.idMode(Role.SUBJECT_WL, SUBJECT);
+    private final SubjectDocuments documents = new SubjectDocuments();
     private final IdModeHop idModeTarget = TestHops.idMode(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
-    private final AnonModeHop anonAsserting = TestHops.anonMode(Role.ASSERTING_WL, ASSERTING);
-    private final AnonModeHop anonSubject = TestHops.anonMode(Role.SUBJECT_WL, SUBJECT);
     private final AnonModeHop anonTarget = TestHops.anonMode(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
-    private final LsvidHop lsvidSubject = TestHops.lsvid(Role.SUBJECT_WL, SUBJECT);
-    private final LsvidHop lsvidAsserting = TestHops.lsvid(Role.ASSERTING_WL, ASSERTING);
     private final LsvidHop lsvidTarget = TestHops.lsvid(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
 
     @BeforeAll
@@ -134,21 +126,10 @@ class MiddleTierIT {
 
     @Test
     void idModeWhenSubjectPresentsItsExtensionThenTargetGetsOneLayerMoreFromTheMiddleTier() throws Exception {
-        IdModePresentation root = idModeAsserting.mintRoot(
-                idModeSubject.self(),
-                "https://idp.example",
-                "user0001",
-                Instant.now().plusSeconds(300),
-                Duration.ofMinutes(2));
-        VerifiedIdMode atSubject =
-                idModeSubject.verifyAnswer(root.token(), root.artifacts().toJson());
-        IdModePresentation extended = idModeSubject.extend(atSubject, idModeSubject.idOf(Role.M_TIER));
+        DocumentRequest extended = documents.idMode("user0001");
         int before = forwarded("/id-mode/balance").size();
 
-        HttpResponse<String> answer = present(
-                Role.SUBJECT_WL,
-                "/id-mode/balance",
-                new DocumentRequest(extended.token(), null, extended.artifacts().toJson()));
+        HttpResponse<String> answer = present(Role.SUBJECT_WL, "/id-mode/balance", extended);
 
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         assertThat(json(answer).get("balance").asLong()).isEqualTo(7);
@@ -171,28 +152,14 @@ class MiddleTierIT {
 
     @Test
     void idModeWhenTokenTamperedOrCallerNotTheSubjectThenRejectedAndNothingForwarded() throws Exception {
-        IdModePresentation root = idModeAsserting.mintRoot(
-                idModeSubject.self(),
-                "https://idp.example",
-                "user0002",
-                Instant.now().plusSeconds(300),
-                Duration.ofMinutes(2));
-        VerifiedIdMode atSubject =
-                idModeSubject.verifyAnswer(root.token(), root.artifacts().toJson());
-        IdModePresentation extended = idModeSubject.extend(atSubject, idModeSubject.idOf(Role.M_TIER));
+        DocumentRequest extended = documents.idMode("user0002");
         int before = target.received().size();
 
         HttpResponse<String> answer = present(
                 Role.SUBJECT_WL,
                 "/id-mode/balance",
-                new DocumentRequest(
-                        extended.token().replace('A', 'B'),
-                        null,
-                        extended.artifacts().toJson()));
-        HttpResponse<String> wrongCaller = present(
-                Role.ASSERTING_WL,
-                "/id-mode/balance",
-                new DocumentRequest(extended.token(), null, extended.artifacts().toJson()));
+                new DocumentRequest(extended.token().replace('A', 'B'), null, extended.artifacts()));
+        HttpResponse<String> wrongCaller = present(Role.ASSERTING_WL, "/id-mode/balance", extended);
 
         assertThat(answer.statusCode()).isBetween(400, 499);
         assertThat(json(answer).has("code")).isTrue();
@@ -202,13 +169,8 @@ class MiddleTierIT {
 
     @Test
     void anonModeWhenSubjectPresentsItsExtensionThenTargetGetsAnotherAnonymousLayer() throws Exception {
-        MintedAnonMode root = anonAsserting.mintRoot(
-                anonSubject.self(),
-                "https://idp.example",
-                "user0003",
-                Instant.now().plusSeconds(300),
-                Duration.ofMinutes(2));
-        String extended = anonSubject.extend(root.token());
+        SubjectDocuments.AnonPair pair = documents.anonMode("user0003");
+        String extended = pair.extended();
 
         HttpResponse<String> answer = present(Role.SUBJECT_WL, "/anon-mode/balance", DocumentRequest.of(extended));
 
@@ -219,26 +181,12 @@ class MiddleTierIT {
         assertThat(atTarget.depth()).isEqualTo(3);
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0003");
         assertThat(anonTarget.hopIdentities(onward.token())).hasSize(2).allMatch(Optional::isEmpty);
-        assertThat(anonTarget.rootIdentifier(onward.token())).isEqualTo(anonTarget.rootIdentifier(root.token()));
+        assertThat(anonTarget.rootIdentifier(onward.token())).isEqualTo(anonTarget.rootIdentifier(pair.root()));
     }
 
     @Test
     void lsvidWhenSubjectPresentsItsExtensionThenTargetVerifiesTheMiddleTierAsPresenter() throws Exception {
-        Lsvid request = lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL));
-        LsvidVerification incoming = lsvidAsserting
-                .verifier()
-                .verify(
-                        LsvidCodec.encode(request),
-                        lsvidAsserting.self(),
-                        Presenter.of(SUBJECT.getX509Svid().getLeaf()),
-                        DelegationRule.ABSENT);
-        Lsvid delegated = lsvidAsserting.delegate(
-                incoming.document(),
-                lsvidSubject.self(),
-                "https://idp.example",
-                "user0004",
-                Instant.now().plusSeconds(300));
-        Lsvid extended = lsvidSubject.extend(delegated, lsvidSubject.idOf(Role.M_TIER));
+        Lsvid extended = documents.lsvid("user0004");
 
         HttpResponse<String> answer =
                 present(Role.SUBJECT_WL, "/lsvid/balance", DocumentRequest.of(LsvidCodec.encode(extended)));
@@ -278,14 +226,10 @@ class MiddleTierIT {
     @Test
     void poolingWhenPooledProfileThenRequestsToTheTargetShareOneHandshake() throws Exception {
         for (int i = 0; i < 3; i++) {
-            MintedAnonMode root = anonAsserting.mintRoot(
-                    anonSubject.self(),
-                    "https://idp.example",
-                    "user0005",
-                    Instant.now().plusSeconds(300),
-                    Duration.ofMinutes(2));
             HttpResponse<String> answer = present(
-                    Role.SUBJECT_WL, "/anon-mode/balance", DocumentRequest.of(anonSubject.extend(root.token())));
+                    Role.SUBJECT_WL,
+                    "/anon-mode/balance",
+                    DocumentRequest.of(documents.anonMode("user0005").extended()));
             assertThat(answer.statusCode()).isEqualTo(200);
         }
 

@@ -3,29 +3,16 @@ package io.spiffeidt.mtier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.anonmode.MintedAnonMode;
-import io.spiffeidt.core.idmode.IdModePresentation;
-import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.idmode.IdModeHop;
-import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.testing.RunningWorkload;
-import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.StubWorkload;
 import io.spiffeidt.support.testing.StubWorkload.Reply;
-import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.support.wire.DocumentRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,8 +35,6 @@ class MiddleTierRsaSvidIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String ACCOUNT = "{\"user\":\"user0001\",\"balance\":7,\"mode\":\"%s\",\"path\":[]}";
-    private static final StaticX509Source SUBJECT = TestIdentities.source(Role.SUBJECT_WL);
-    private static final StaticX509Source ASSERTING = TestIdentities.source(Role.ASSERTING_WL);
 
     @TempDir
     static Path dir;
@@ -57,12 +42,7 @@ class MiddleTierRsaSvidIT {
     private static StubWorkload target;
     private static RunningWorkload mTier;
 
-    private final IdModeHop idModeAsserting = TestHops.idMode(Role.ASSERTING_WL, ASSERTING);
-    private final IdModeHop idModeSubject = TestHops.idMode(Role.SUBJECT_WL, SUBJECT);
-    private final AnonModeHop anonAsserting = TestHops.anonMode(Role.ASSERTING_WL, ASSERTING);
-    private final AnonModeHop anonSubject = TestHops.anonMode(Role.SUBJECT_WL, SUBJECT);
-    private final LsvidHop lsvidSubject = TestHops.lsvid(Role.SUBJECT_WL, SUBJECT);
-    private final LsvidHop lsvidAsserting = TestHops.lsvid(Role.ASSERTING_WL, ASSERTING);
+    private final SubjectDocuments documents = new SubjectDocuments();
 
     @BeforeAll
     static void start() throws Exception {
@@ -89,7 +69,7 @@ class MiddleTierRsaSvidIT {
     }
 
     private static HttpResponse<String> present(String path, DocumentRequest request) throws Exception {
-        return mTier.post(SUBJECT, path, JSON.writeValueAsString(request));
+        return mTier.post(SubjectDocuments.SUBJECT, path, JSON.writeValueAsString(request));
     }
 
     private static long forwarded(String path) {
@@ -118,20 +98,10 @@ class MiddleTierRsaSvidIT {
 
     @Test
     void idModeWhenValidTokenButRsaSvidThen501ProblemAndNothingForwarded() throws Exception {
-        IdModePresentation root = idModeAsserting.mintRoot(
-                idModeSubject.self(),
-                "https://idp.example",
-                "user0001",
-                Instant.now().plusSeconds(300),
-                Duration.ofMinutes(2));
-        VerifiedIdMode atSubject =
-                idModeSubject.verifyAnswer(root.token(), root.artifacts().toJson());
-        IdModePresentation extended = idModeSubject.extend(atSubject, idModeSubject.idOf(Role.M_TIER));
+        DocumentRequest extended = documents.idMode("user0001");
         long before = forwarded("/id-mode/balance");
 
-        HttpResponse<String> answer = present(
-                "/id-mode/balance",
-                new DocumentRequest(extended.token(), null, extended.artifacts().toJson()));
+        HttpResponse<String> answer = present("/id-mode/balance", extended);
 
         assertNotServed(answer, Mode.ID_MODE);
         assertThat(forwarded("/id-mode/balance")).isEqualTo(before);
@@ -139,21 +109,7 @@ class MiddleTierRsaSvidIT {
 
     @Test
     void lsvidWhenValidDocumentButRsaSvidThen501ProblemAndNothingForwarded() throws Exception {
-        Lsvid request = lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL));
-        LsvidVerification incoming = lsvidAsserting
-                .verifier()
-                .verify(
-                        LsvidCodec.encode(request),
-                        lsvidAsserting.self(),
-                        Presenter.of(SUBJECT.getX509Svid().getLeaf()),
-                        DelegationRule.ABSENT);
-        Lsvid delegated = lsvidAsserting.delegate(
-                incoming.document(),
-                lsvidSubject.self(),
-                "https://idp.example",
-                "user0004",
-                Instant.now().plusSeconds(300));
-        Lsvid extended = lsvidSubject.extend(delegated, lsvidSubject.idOf(Role.M_TIER));
+        Lsvid extended = documents.lsvid("user0004");
         long before = forwarded("/lsvid/balance");
 
         HttpResponse<String> answer = present("/lsvid/balance", DocumentRequest.of(LsvidCodec.encode(extended)));
@@ -164,13 +120,7 @@ class MiddleTierRsaSvidIT {
 
     @Test
     void anonModeWhenRsaSvidThenStillServedOverMtlsWithTheRsaKey() throws Exception {
-        MintedAnonMode root = anonAsserting.mintRoot(
-                anonSubject.self(),
-                "https://idp.example",
-                "user0003",
-                Instant.now().plusSeconds(300),
-                Duration.ofMinutes(2));
-        String extended = anonSubject.extend(root.token());
+        String extended = documents.anonMode("user0003").extended();
         long before = forwarded("/anon-mode/balance");
 
         HttpResponse<String> answer = present("/anon-mode/balance", DocumentRequest.of(extended));

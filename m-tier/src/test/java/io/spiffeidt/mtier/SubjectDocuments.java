@@ -1,0 +1,78 @@
+package io.spiffeidt.mtier;
+
+import io.spiffeidt.core.Presenter;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.lsvid.LsvidCodec;
+import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.idmode.IdModeHop;
+import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.testing.StaticX509Source;
+import io.spiffeidt.support.testing.TestHops;
+import io.spiffeidt.support.testing.TestIdentities;
+import io.spiffeidt.support.wire.DocumentRequest;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What the subject workload presents to the m-tier, made with the hops of the asserting and
+ * subject workloads (test identities): a document minted for {@code user} by the asserting workload
+ * and extended by the subject workload with a layer addressed to the m-tier.
+ */
+final class SubjectDocuments {
+
+    static final String IDP = "https://idp.example";
+
+    /** The subject workload's SVID source (the mTLS client the m-tier sees as presenter). */
+    static final StaticX509Source SUBJECT = TestIdentities.source(Role.SUBJECT_WL);
+
+    static final StaticX509Source ASSERTING = TestIdentities.source(Role.ASSERTING_WL);
+
+    private final IdModeHop idModeAsserting = TestHops.idMode(Role.ASSERTING_WL, ASSERTING);
+    private final IdModeHop idModeSubject = TestHops.idMode(Role.SUBJECT_WL, SUBJECT);
+    private final AnonModeHop anonAsserting = TestHops.anonMode(Role.ASSERTING_WL, ASSERTING);
+    private final AnonModeHop anonSubject = TestHops.anonMode(Role.SUBJECT_WL, SUBJECT);
+    private final LsvidHop lsvidSubject = TestHops.lsvid(Role.SUBJECT_WL, SUBJECT);
+    private final LsvidHop lsvidAsserting = TestHops.lsvid(Role.ASSERTING_WL, ASSERTING);
+
+    /** An ID-Mode token (and artifacts) of depth 2 addressed to the m-tier. */
+    DocumentRequest idMode(String user) {
+        var root = idModeAsserting.mintRoot(
+                idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300), Duration.ofMinutes(2));
+        var atSubject =
+                idModeSubject.verifyAnswer(root.token(), root.artifacts().toJson());
+        var extended = idModeSubject.extend(atSubject, idModeSubject.idOf(Role.M_TIER));
+        return new DocumentRequest(extended.token(), null, extended.artifacts().toJson());
+    }
+
+    /** An Anon-Mode root minted by the asserting workload, and the subject's extension of it. */
+    AnonPair anonMode(String user) {
+        var root = anonAsserting.mintRoot(
+                anonSubject.self(), IDP, user, Instant.now().plusSeconds(300), Duration.ofMinutes(2));
+        return new AnonPair(root.token(), anonSubject.extend(root.token()));
+    }
+
+    /** An LSVID with the asserting workload's delegation, extended by the subject to the m-tier. */
+    Lsvid lsvid(String user) {
+        Lsvid request = lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL));
+        LsvidVerification incoming = lsvidAsserting
+                .verifier()
+                .verify(
+                        LsvidCodec.encode(request),
+                        lsvidAsserting.self(),
+                        Presenter.of(SUBJECT.getX509Svid().getLeaf()),
+                        DelegationRule.ABSENT);
+        Lsvid delegated = lsvidAsserting.delegate(
+                incoming.document(),
+                lsvidSubject.self(),
+                IDP,
+                user,
+                Instant.now().plusSeconds(300));
+        return lsvidSubject.extend(delegated, lsvidSubject.idOf(Role.M_TIER));
+    }
+
+    /** An Anon-Mode root token and the subject's extension of it (what it presents). */
+    record AnonPair(String root, String extended) {}
+}
