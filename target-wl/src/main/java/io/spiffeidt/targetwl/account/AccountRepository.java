@@ -1,5 +1,6 @@
 package io.spiffeidt.targetwl.account;
 
+import io.spiffeidt.support.server.Deadline;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -142,7 +143,12 @@ public final class AccountRepository {
             throw new InvalidAmountException("amount must be positive");
         }
         long ceiling = Long.MAX_VALUE - amount;
-        Long balance = transactions.execute(status -> depositInTransaction(issuer, userId, amount, ceiling));
+        Long balance = transactions.execute(status -> {
+            long credited = depositInTransaction(issuer, userId, amount, ceiling);
+            // a caller that has given up must not find its deposit made: roll back after the deadline
+            Deadline.checkCurrent("the deposit's commit");
+            return credited;
+        });
         return Objects.requireNonNull(balance, "deposit returned no balance");
     }
 

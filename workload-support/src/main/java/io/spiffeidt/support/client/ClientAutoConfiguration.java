@@ -6,6 +6,8 @@ import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.X509SourceFactory;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
+import io.spiffeidt.support.server.AdmissionProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
@@ -33,7 +35,14 @@ public class ClientAutoConfiguration {
             X509Source source,
             X509SourceFactory factory,
             RestClient.Builder restClientBuilder,
-            OperationMetrics metrics) {
-        return new DownstreamClients(properties, source, factory, restClientBuilder, metrics);
+            OperationMetrics metrics,
+            ObjectProvider<AdmissionProperties> admission) {
+        return new DownstreamClients(
+                properties,
+                source,
+                factory,
+                restClientBuilder,
+                metrics,
+                admission.getIfAvailable(AdmissionProperties::defaults));
     }
 }

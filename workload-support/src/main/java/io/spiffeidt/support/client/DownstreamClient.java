@@ -7,12 +7,16 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.ServerTiming;
+import io.spiffeidt.support.server.Deadline;
+import io.spiffeidt.support.server.RequestRefusedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -54,12 +58,18 @@ public final class DownstreamClient {
     private final Role downstream;
     private final ConnectionStrategy strategy;
     private final Transport transport;
+    private final long hopMarginMillis;
 
     DownstreamClient(Mode mode, Role downstream, ConnectionStrategy strategy, Transport transport) {
+        this(mode, downstream, strategy, transport, Duration.ofMillis(250));
+    }
+
+    DownstreamClient(Mode mode, Role downstream, ConnectionStrategy strategy, Transport transport, Duration hopMargin) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.downstream = Objects.requireNonNull(downstream, "downstream");
         this.strategy = Objects.requireNonNull(strategy, "strategy");
         this.transport = Objects.requireNonNull(transport, "transport");
+        this.hopMarginMillis = hopMargin.toMillis();
     }
 
     /**
@@ -90,9 +100,20 @@ public final class DownstreamClient {
 
     private <T> T exchange(String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
         long callStart = System.nanoTime();
+        Optional<Deadline> deadline = Deadline.current();
+        // the downstream gets what is left less the time its answer needs to come back
+        long forward = deadline.map(d -> d.remainingMillis() - hopMarginMillis).orElse(-1L);
+        if (deadline.isPresent() && forward <= 0) {
+            throw RequestRefusedException.deadlineExceeded("no time left to call " + downstream.workloadName());
+        }
         try {
             return transport.call(client -> client.post()
                     .uri(path)
+                    .headers(h -> {
+                        if (forward > 0) {
+                            h.set(Deadline.HEADER, Long.toString(forward));
+                        }
+                    })
                     .contentType(MediaType.APPLICATION_JSON)
                     .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON)
                     .body(jsonBody)
@@ -119,9 +140,13 @@ public final class DownstreamClient {
                                 throw failure(status, response.getBody());
                             },
                             true));
-        } catch (AssertionException e) {
+        } catch (AssertionException | RequestRefusedException e) {
             throw e;
         } catch (RestClientException | IllegalStateException e) {
+            if (deadline.isPresent() && (deadline.get().passed() || timedOut(e))) {
+                throw RequestRefusedException.deadlineExceeded(
+                        downstream.workloadName() + " did not answer within the request's deadline");
+            }
             throw new AssertionException(
                     ErrorCode.UPSTREAM_UNAVAILABLE,
                     downstream.workloadName() + " unavailable (" + rootName(e) + ")",
@@ -129,7 +154,16 @@ public final class DownstreamClient {
         }
     }
 
-    private AssertionException failure(HttpStatusCode status, InputStream body) {
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException || t instanceof java.io.InterruptedIOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private RuntimeException failure(HttpStatusCode status, InputStream body) {
         String code = null;
         String detail = null;
         try {
@@ -144,6 +178,14 @@ public final class DownstreamClient {
             }
         } catch (IOException | ParseException | RuntimeException e) {
             code = null;
+        }
+        // capacity and time refusals travel up unchanged: the user sees 503 / 504, not 502
+        if (status.value() == 503 && RequestRefusedException.OVERLOADED.equals(code)) {
+            return RequestRefusedException.overloaded(downstream.workloadName() + " is at capacity");
+        }
+        if (status.value() == 504 && RequestRefusedException.DEADLINE_EXCEEDED.equals(code)) {
+            return RequestRefusedException.deadlineExceeded(downstream.workloadName() + " answered DEADLINE_EXCEEDED"
+                    + (detail == null ? "" : " (" + detail + ")"));
         }
         ErrorCode known = known(code);
         if (known != null) {

@@ -10,6 +10,8 @@ import io.spiffeidt.support.identity.SpiffeTls;
 import io.spiffeidt.support.identity.X509SourceFactory;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.server.AdmissionProperties;
+import io.spiffeidt.support.server.Deadline;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
@@ -28,6 +30,7 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
@@ -68,6 +71,7 @@ public class DownstreamClients implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(DownstreamClients.class);
 
     private final SpiffeIdtProperties properties;
+    private final AdmissionProperties admission;
     private final X509Source source;
     private final X509SourceFactory freshSources;
     private final RestClient.Builder restClientBuilder;
@@ -90,6 +94,21 @@ public class DownstreamClients implements Closeable {
             X509SourceFactory freshSources,
             RestClient.Builder restClientBuilder,
             OperationMetrics metrics) {
+        this(properties, source, freshSources, restClientBuilder, metrics, AdmissionProperties.defaults());
+    }
+
+    /**
+     * As above, with the admission settings whose {@code hop-margin} shortens the deadline passed
+     * downstream ({@link Deadline}).
+     */
+    public DownstreamClients(
+            SpiffeIdtProperties properties,
+            X509Source source,
+            X509SourceFactory freshSources,
+            RestClient.Builder restClientBuilder,
+            OperationMetrics metrics,
+            AdmissionProperties admission) {
+        this.admission = Objects.requireNonNull(admission, "admission");
         this.properties = Objects.requireNonNull(properties, "properties");
         this.source = Objects.requireNonNull(source, "source");
         this.freshSources = Objects.requireNonNull(freshSources, "freshSources");
@@ -136,7 +155,7 @@ public class DownstreamClients implements Closeable {
                     case NON_POOLED -> shared(strategy, downstream, base, expected);
                     case NON_POOLED_FRESH_SOURCE -> freshSource(mode, downstream, base, expected);
                 };
-        return new DownstreamClient(mode, downstream, strategy, transport);
+        return new DownstreamClient(mode, downstream, strategy, transport, admission.hopMargin());
     }
 
     private DownstreamClient.Transport shared(
@@ -309,9 +328,31 @@ public class DownstreamClients implements Closeable {
         return restClientBuilder
                 .clone()
                 .baseUrl(base)
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
+                .requestFactory(requestFactory(http))
                 .observationConvention(new PoolingObservationConvention(strategy))
                 .build();
+    }
+
+    /**
+     * The request factory of {@code http}: a call made while a request's {@link Deadline} is bound
+     * waits for its connection and answer no longer than the deadline leaves (and never longer than
+     * the configured response timeout).
+     */
+    private HttpComponentsClientHttpRequestFactory requestFactory(CloseableHttpClient http) {
+        HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(http);
+        long configured = properties.pooling().responseTimeout().toMillis();
+        factory.setHttpContextFactory((method, uri) -> {
+            HttpClientContext context = HttpClientContext.create();
+            Deadline.current().ifPresent(d -> {
+                Timeout left = Timeout.ofMilliseconds(Math.max(1, Math.min(configured, d.remainingMillis())));
+                context.setRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(left)
+                        .setResponseTimeout(left)
+                        .build());
+            });
+            return context;
+        });
+        return factory;
     }
 
     private static void closeQuietly(Closeable closeable) {

@@ -6,6 +6,7 @@ import io.spiffeidt.support.caller.CallerNotAllowedException;
 import io.spiffeidt.support.identity.SvidKeyUnsupportedException;
 import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.server.RequestBodyLimitFilter;
+import io.spiffeidt.support.server.RequestRefusedException;
 import jakarta.validation.ConstraintViolationException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -84,6 +85,23 @@ public class ProblemDetailsAdvice {
                 .header(HttpHeaders.WWW_AUTHENTICATE, INVALID_TOKEN_CHALLENGE)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(coded.getBody());
+    }
+
+    /** No capacity (503 with {@code Retry-After}) or no time left (504), here or downstream. */
+    @ExceptionHandler(RequestRefusedException.class)
+    public ResponseEntity<ProblemDetail> refused(RequestRefusedException e) {
+        log.info("request refused: {} {}", e.code(), e.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(e.status()), e.getMessage());
+        HttpStatus known = HttpStatus.resolve(e.status());
+        problem.setTitle(known != null ? known.getReasonPhrase() : e.code());
+        problem.setType(URI.create(TYPE_PREFIX + e.code().toLowerCase(Locale.ROOT)));
+        problem.setProperty("code", e.code());
+        ResponseEntity.BodyBuilder builder =
+                ResponseEntity.status(e.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (e.status() == 503) {
+            builder.header(HttpHeaders.RETRY_AFTER, Integer.toString(RequestRefusedException.RETRY_AFTER_SECONDS));
+        }
+        return builder.body(problem);
     }
 
     /** A mode this workload's SVID key cannot sign: 501, this deployment's limit. */

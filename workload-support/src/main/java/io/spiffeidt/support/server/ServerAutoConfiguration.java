@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -21,6 +22,7 @@ import org.springframework.core.Ordered;
  */
 @AutoConfiguration(after = IdentityAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties(AdmissionProperties.class)
 public class ServerAutoConfiguration {
 
     /** Bounds request bodies (1 MiB) before they are buffered. */
@@ -29,6 +31,19 @@ public class ServerAutoConfiguration {
         FilterRegistrationBean<RequestBodyLimitFilter> registration =
                 new FilterRegistrationBean<>(new RequestBodyLimitFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /**
+     * Bounded concurrency, a short queue and the request's deadline ({@link AdmissionFilter}); before
+     * the body limit, so a refused request is never read.
+     */
+    @Bean
+    @ConditionalOnProperty(name = "spiffeidt.admission.enabled", havingValue = "true", matchIfMissing = true)
+    public FilterRegistrationBean<AdmissionFilter> spiffeIdtAdmissionFilter(AdmissionProperties settings) {
+        FilterRegistrationBean<AdmissionFilter> registration =
+                new FilterRegistrationBean<>(new AdmissionFilter(settings));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;
     }
 
