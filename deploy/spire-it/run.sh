@@ -123,16 +123,25 @@ done
 log "SPIRE agent attested (join token), Workload API at $work/agent/public/api.sock"
 
 # --- the IdP and the four workloads, one process and one user each ---
+# the jars are copied where every workload user can read them: the clone itself may sit in a
+# directory only its owner can enter (a mktemp -d, a home directory)
+mkdir -p "$work/jars"
+for m in idp subject-wl asserting-wl m-tier target-wl; do
+  [ -f "$m/target/$m-$version-exec.jar" ] || fail "$m/target/$m-$version-exec.jar missing: run ./mvnw install first"
+  cp "$m/target/$m-$version-exec.jar" "$work/jars/"
+done
+chmod 755 "$work/jars"
+chmod 644 "$work"/jars/*.jar
 declare -A port mport
 idp_port=$(free_port)
 for wl in subject-wl asserting-wl m-tier target-wl; do port[$wl]=$(free_port); mport[$wl]=$(free_port); done
 run_as() { # USER NAME ARGS...
   local user=$1 name=$2; shift 2
-  setpriv --reuid="$user" --regid="$user" --clear-groups -- java -XX:TieredStopAtLevel=1 -Xss512k "$@" \
+  (cd "$work" && exec setpriv --reuid="$user" --regid="$user" --clear-groups -- java -XX:TieredStopAtLevel=1 -Xss512k "$@") \
     > "$work/$name.log" 2>&1 &
   pids+=($!)
 }
-run_as spiffeidt-idp idp -jar "idp/target/idp-$version-exec.jar" --server.port="$idp_port" \
+run_as spiffeidt-idp idp -jar "$work/jars/idp-$version-exec.jar" --server.port="$idp_port" \
   --server.address=127.0.0.1 --spiffeidt.idp.issuer="http://127.0.0.1:$idp_port"
 # with a PostgreSQL server at hand (SPIFFEIDT_TEST_POSTGRES_URL, as .ci/postgres.sh prints), asserting-wl
 # keeps its introspection entries there (the JDBC store of replicated deployments)
@@ -146,7 +155,7 @@ fi
 for wl in asserting-wl target-wl m-tier subject-wl; do
   more=()
   if [ -n "${extra[$wl]:-}" ]; then mapfile -t more <<< "${extra[$wl]}"; fi
-  run_as "spiffeidt-$wl" "$wl" -jar "$wl/target/$wl-$version-exec.jar" ${more[@]+"${more[@]}"} \
+  run_as "spiffeidt-$wl" "$wl" -jar "$work/jars/$wl-$version-exec.jar" ${more[@]+"${more[@]}"} \
     --server.port="${port[$wl]}" --server.address=127.0.0.1 \
     --management.server.port="${mport[$wl]}" --management.server.address=127.0.0.1 \
     --spiffeidt.workload-api.socket="unix:$work/agent/public/api.sock" \
