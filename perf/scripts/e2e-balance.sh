@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Sequential end-to-end latency of `balance`, per mode and pooling profile, on the embedded stack
+# started here in its own JVM with a normally optimising JIT (not spring-boot:run, which passes
+# -XX:TieredStopAtLevel=1). One user, curl over a fresh connection to subject-wl per call (as the
+# thesis measured), WARMUP calls first, then N measured calls; prints p50 / p90 of curl's total time
+# (ms), the stack's start-up time and its resident memory after the run. Measure on a quiet machine.
+#
+#   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install)
+#   N=200 WARMUP=200 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+N=${N:-200}
+WARMUP=${WARMUP:-200}
+MODES=${MODES:-dvid id-mode anon-mode lsvid}
+profiles=("$@")
+[ ${#profiles[@]} -gt 0 ] || profiles=(pooled thesis)
+cp_file=devstack/target/e2e-classpath.txt
+./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" >/dev/null
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pct() { sort -n | awk -v p="$1" '{v[NR]=$1} END {i=int((NR*p+99)/100); if (i<1) i=1; printf "%.1f", v[i]*1000}'; }
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| profile | mode | balance p50 (ms) | p90 (ms) |\n|---|---|---|---|\n'
+for profile in "${profiles[@]}"; do
+  sub=$(free_port); idp=$(free_port); log=$(mktemp)
+  start=$(date +%s%N)
+  java -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
+    --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
+    --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
+    --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
+    --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
+    --spiffeidt.pooling.profile="$profile" --logging.level.root=WARN > "$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 180); do grep -q "SPIFFE-IdT devstack is up" "$log" && break; sleep 0.5; done
+  grep -q "SPIFFE-IdT devstack is up" "$log" || { echo "stack did not start, see $log"; kill $pid; exit 1; }
+  up_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  token=$(curl -s -d username=user0001 -d password=password "http://127.0.0.1:$idp/dev/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  for mode in $MODES; do
+    url="http://127.0.0.1:$sub/api/$mode/balance"
+    curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$sub/api/$mode/mint"
+    for _ in $(seq "$WARMUP"); do curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "$url"; done
+    times=$(for _ in $(seq "$N"); do curl -sf -o /dev/null -w '%{time_total}\n' -X POST -H "Authorization: Bearer $token" "$url"; done)
+    printf '| %s | %s | %s | %s |\n' "$profile" "$mode" "$(pct 50 <<<"$times")" "$(pct 90 <<<"$times")"
+  done
+  rss=$(awk '/VmRSS/ {print int($2/1024)}' /proc/$pid/status)
+  echo "stack ($profile): up in ${up_ms} ms (JVM start to 'devstack is up'), RSS ${rss} MB after the run"
+  kill $pid; wait $pid 2>/dev/null || true; rm -f "$log"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
