@@ -3,7 +3,11 @@ package io.spiffeidt.support;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.zkp.VerifiedProofs;
+import io.spiffeidt.support.client.PoolingProfile;
 import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -31,6 +35,24 @@ public class SpiffeIdtAutoConfiguration {
     }
 
     /** The limits of docs/formats/common.md. */
+    /**
+     * The memo of verified OAuth proofs (issue 13): {@code spiffeidt.proof-memo.max-entries} (10,000)
+     * for {@code spiffeidt.proof-memo.ttl} (5 minutes) each. Empty, so every use verifies the proof
+     * again as the original did, under the {@code thesis} pooling profile or with {@code
+     * spiffeidt.proof-memo.enabled=false}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public VerifiedProofs verifiedProofs(
+            SpiffeIdtProperties properties,
+            Clock clock,
+            @Value("${spiffeidt.proof-memo.enabled:true}") boolean enabled,
+            @Value("${spiffeidt.proof-memo.max-entries:10000}") int maxEntries,
+            @Value("${spiffeidt.proof-memo.ttl:5m}") Duration ttl) {
+        boolean on = enabled && properties.pooling().profile() != PoolingProfile.THESIS;
+        return new VerifiedProofs(on ? maxEntries : 0, ttl, clock);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     public Limits limits() {

@@ -197,6 +197,22 @@ class SpiffeIdtAutoConfigurationTests {
     }
 
     @Test
+    void verifiedProofsWhenThesisProfileOrDisabledThenEmptyElseBounded() {
+        runner.withPropertyValues("spiffeidt.pooling.profile=thesis")
+                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
+                                .capacity())
+                        .isZero());
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.proof-memo.enabled=false")
+                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
+                                .capacity())
+                        .isZero());
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.proof-memo.max-entries=123")
+                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
+                                .capacity())
+                        .isEqualTo(123));
+    }
+
+    @Test
     void verifyWhenCryptoProviderConfiguredThenUsed() {
         runner.withPropertyValues("spiffeidt.crypto.provider=bc").run(context -> assertThat(
                         context.getBean(SignatureProvider.class).name())

@@ -111,6 +111,43 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
         RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
     }
 
+    /**
+     * As {@link #verify(String, String, IdpKeyResolver, VerificationProfile, Limits, Provider)}, but
+     * a proof that verified before with exactly the same inputs (texts, delegation, resolved IdP key,
+     * profile) within the memo's time is not verified again. The delegation, the key resolution and
+     * the size limits are checked every time.
+     *
+     * @return whether the memo answered (false: verified in full now)
+     */
+    public boolean verify(
+            String dpa,
+            String dpr,
+            IdpKeyResolver idpKeys,
+            VerificationProfile profile,
+            Limits limits,
+            Provider provider,
+            VerifiedProofs memo) {
+        Objects.requireNonNull(memo, "memo");
+        Objects.requireNonNull(idpKeys, "idpKeys");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(limits, "limits");
+        OAuthMessage oauth = OAuthMessage.parse(msg, limits);
+        oauth.requireDelegation(dpa, dpr);
+        RSAPublicKey key = idpKeys.resolve(oauth.issuer(), oauth.kid());
+        if (key == null) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "no IdP key for the OAuth token");
+        }
+        limits.checkEncodedSize(zkp.length());
+        String memoKey = VerifiedProofs.key(msg, zkp, dpa, dpr, key, profile);
+        if (memo.verified(memoKey)) {
+            return true;
+        }
+        ZkProof parsed = ZkProofCodec.parse(zkp);
+        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
+        memo.remember(memoKey);
+        return false;
+    }
+
     /** Names the sizes only. */
     @Override
     public String toString() {

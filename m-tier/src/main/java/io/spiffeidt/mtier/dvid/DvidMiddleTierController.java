@@ -78,10 +78,11 @@ public class DvidMiddleTierController {
                     MODE,
                     Operation.INTROSPECT_CALL,
                     () -> asserting.post("/dvid/introspect", document, OAuthProof.class));
-            metrics.run(
+            boolean memoHit = metrics.time(
                     MODE,
                     Operation.ZKP_VERIFICATION,
                     () -> hop.verifyProof(proof, dvid.result().delegation(), idpKeys));
+            metrics.countProofMemo(MODE, memoHit);
         }
         DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));

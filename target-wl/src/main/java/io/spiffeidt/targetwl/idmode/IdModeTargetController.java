@@ -93,7 +93,9 @@ public class IdModeTargetController {
         Delegation delegation = verified.result().delegation();
         // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
         // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
-        metrics.run(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation, idpKeys));
+        boolean memoHit =
+                metrics.time(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation, idpKeys));
+        metrics.countProofMemo(MODE, memoHit);
     }
 
     private List<String> path(VerifiedIdMode verified) {

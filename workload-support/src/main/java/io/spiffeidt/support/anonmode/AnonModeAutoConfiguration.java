@@ -3,6 +3,7 @@ package io.spiffeidt.support.anonmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
@@ -28,7 +29,10 @@ public class AnonModeAutoConfiguration {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
+            VerifiedProofs verifiedProofs,
             AnonModeProperties properties) {
-        return new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid());
+        AnonModeHop hop = new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid());
+        hop.useVerifiedProofs(verifiedProofs);
+        return hop;
     }
 }

@@ -14,6 +14,7 @@ import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
@@ -32,6 +33,8 @@ import java.util.Optional;
  * <p>Thread safety: thread safe.
  */
 public class AnonModeHop {
+
+    private volatile VerifiedProofs verifiedProofs = VerifiedProofs.none();
 
     private final WorkloadIdentity identity;
     private final AnonModeSettings settings;
@@ -110,8 +113,28 @@ public class AnonModeHop {
         return new AnonModeMinter(rootSettings, NonceSource.secureRandom()).mint(audience, dpa, dpr, notAfter);
     }
 
-    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
-    public void verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, settings.profile(), settings.limits(), rsaProvider);
+    /**
+     * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
+     * verified in full).
+     */
+    public void useVerifiedProofs(VerifiedProofs memo) {
+        this.verifiedProofs = java.util.Objects.requireNonNull(memo, "memo");
+    }
+
+    /**
+     * Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code
+     * dpr}; a proof verified before with the same inputs is taken from the memo.
+     *
+     * @return whether the memo answered
+     */
+    public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
+        return proof.verify(
+                delegation.dpa(),
+                delegation.dpr(),
+                idpKeys,
+                settings.profile(),
+                settings.limits(),
+                rsaProvider,
+                verifiedProofs);
     }
 }

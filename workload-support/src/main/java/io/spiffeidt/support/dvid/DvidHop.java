@@ -12,6 +12,7 @@ import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
@@ -28,6 +29,8 @@ import java.time.Duration;
  * <p>Thread safety: immutable.
  */
 public class DvidHop {
+
+    private volatile VerifiedProofs verifiedProofs = VerifiedProofs.none();
 
     private final WorkloadIdentity identity;
     private final Provider provider;
@@ -89,9 +92,29 @@ public class DvidHop {
         return RemoteValidation.accept(answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
     }
 
-    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
-    public void verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, settings.profile(), settings.limits(), provider);
+    /**
+     * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
+     * verified in full).
+     */
+    public void useVerifiedProofs(VerifiedProofs memo) {
+        this.verifiedProofs = java.util.Objects.requireNonNull(memo, "memo");
+    }
+
+    /**
+     * Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code
+     * dpr}; a proof verified before with the same inputs is taken from the memo.
+     *
+     * @return whether the memo answered
+     */
+    public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
+        return proof.verify(
+                delegation.dpa(),
+                delegation.dpr(),
+                idpKeys,
+                settings.profile(),
+                settings.limits(),
+                provider,
+                verifiedProofs);
     }
 
     /** Reads a DVID received from the asserting workload, for display; nothing is verified. */

@@ -3,6 +3,7 @@ package io.spiffeidt.support.idmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
@@ -25,7 +26,10 @@ public class IdModeAutoConfiguration {
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
-            TimeRules timeRules) {
-        return new IdModeHop(identity, provider, profile, limits, timeRules);
+            TimeRules timeRules,
+            VerifiedProofs verifiedProofs) {
+        IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules);
+        hop.useVerifiedProofs(verifiedProofs);
+        return hop;
     }
 }

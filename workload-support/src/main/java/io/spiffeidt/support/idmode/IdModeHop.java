@@ -20,6 +20,7 @@ import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
@@ -36,6 +37,8 @@ import java.time.Instant;
  * <p>Thread safety: thread safe; the SVID is read on every signature (it rotates).
  */
 public class IdModeHop {
+
+    private volatile VerifiedProofs verifiedProofs = VerifiedProofs.none();
 
     private final WorkloadIdentity identity;
     private final Provider provider;
@@ -130,9 +133,22 @@ public class IdModeHop {
         return parse(token).prefix(1);
     }
 
-    /** Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code dpr}. */
-    public void verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, profile, limits, rsaProvider);
+    /**
+     * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
+     * verified in full).
+     */
+    public void useVerifiedProofs(VerifiedProofs memo) {
+        this.verifiedProofs = java.util.Objects.requireNonNull(memo, "memo");
+    }
+
+    /**
+     * Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code
+     * dpr}; a proof verified before with the same inputs is taken from the memo.
+     *
+     * @return whether the memo answered
+     */
+    public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
+        return proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, profile, limits, rsaProvider, verifiedProofs);
     }
 
     private IdModeArtifacts artifacts(String encoded) {

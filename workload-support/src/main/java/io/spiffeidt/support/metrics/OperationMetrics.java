@@ -36,6 +36,9 @@ public class OperationMetrics {
     /** The counter of completed client TLS handshakes. */
     public static final String CLIENT_HANDSHAKES = "spiffeidt.client.handshakes";
 
+    /** Counter of OAuth proof checks by the memo's answer ({@code result}: {@code hit}, {@code miss}). */
+    public static final String PROOF_MEMO = "spiffeidt.proof.memo";
+
     /** The document size summary name. */
     public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
 
@@ -102,6 +105,20 @@ public class OperationMetrics {
                 .description("Completed TLS handshakes of outbound SPIFFE mTLS clients")
                 .tag("downstream", downstream)
                 .tag("pooling", pooling)
+                .register(registry)
+                .increment();
+    }
+
+    /**
+     * Counts one OAuth proof check at a verifier: {@code result} {@code hit} when the memo of verified
+     * proofs answered, {@code miss} when the proof was verified in full.
+     */
+    public void countProofMemo(Mode mode, boolean hit) {
+        Counter.builder(PROOF_MEMO)
+                .description(
+                        "OAuth proof checks answered by the memo of verified proofs (hit) or verified in full (miss)")
+                .tag("mode", mode.pathSegment())
+                .tag("result", hit ? "hit" : "miss")
                 .register(registry)
                 .increment();
     }

@@ -1,0 +1,65 @@
+package io.spiffeidt.devstack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The verifiers' memo of verified OAuth proofs through the embedded stack under the {@code pooled}
+ * profile: the first use of a document verifies its proof in full, every further use of the same
+ * document is answered by the memo ({@code spiffeidt.proof.memo{result=hit}}), and the balance stays
+ * right. (Under {@code thesis} the memo is empty: {@code SpiffeIdtAutoConfigurationTests}.)
+ */
+class ProofMemoIT extends EmbeddedStackIT {
+
+    @BeforeAll
+    static void start() {
+        startStack(DevStackSettings.ephemeral().withProperty("spiffeidt.pooling.profile", "pooled"));
+    }
+
+    @AfterAll
+    static void stop() {
+        stopStack();
+    }
+
+    private static double memo(String workload, String mode, String result) {
+        Answer scrape = client.prometheus(workload);
+        assertThat(scrape.status()).isEqualTo(200);
+        Matcher m = Pattern.compile("spiffeidt_proof_memo_total\\{[^}]*mode=\"" + Pattern.quote(mode) + "\",result=\""
+                        + result + "\"[^}]*} ([0-9.E]+)")
+                .matcher(scrape.body());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"id-mode", "anon-mode", "dvid"})
+    void balanceWhenSameDocumentUsedAgainThenItsProofIsVerifiedOnceAndTheMemoAnswersAfter(String mode) {
+        // ID-Mode and Anon-Mode check the proof at target-wl, DVID at the m-tier
+        String verifier = mode.equals("dvid") ? "m-tier" : "target-wl";
+        String token = client.userToken("user00" + (71 + mode.length()));
+        Answer minted = client.user(mode, "mint", token, null);
+        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
+        double hits = memo(verifier, mode, "hit");
+        double misses = memo(verifier, mode, "miss");
+
+        for (int i = 0; i < 3; i++) {
+            Answer d = client.user(mode, "deposit", token, "{\"amount\":2}");
+            assertThat(d.status()).as(d.body()).isEqualTo(200);
+        }
+
+        assertThat(memo(verifier, mode, "miss") - misses).isEqualTo(1);
+        assertThat(memo(verifier, mode, "hit") - hits).isEqualTo(2);
+        assertThat(client.user(mode, "balance", token, null)
+                        .json()
+                        .get("balance")
+                        .asLong())
+                .isEqualTo(6);
+    }
+}
