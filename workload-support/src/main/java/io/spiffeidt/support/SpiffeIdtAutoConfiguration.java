@@ -6,8 +6,6 @@ import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.client.PoolingProfile;
 import java.time.Clock;
-import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -24,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  * properties, so several workloads can run as separate contexts in one JVM.
  */
 @AutoConfiguration
-@EnableConfigurationProperties(SpiffeIdtProperties.class)
+@EnableConfigurationProperties({SpiffeIdtProperties.class, ProofMemoProperties.class})
 public class SpiffeIdtAutoConfiguration {
 
     /** The system clock in UTC. */
@@ -43,14 +41,9 @@ public class SpiffeIdtAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public VerifiedProofs verifiedProofs(
-            SpiffeIdtProperties properties,
-            Clock clock,
-            @Value("${spiffeidt.proof-memo.enabled:true}") boolean enabled,
-            @Value("${spiffeidt.proof-memo.max-entries:10000}") int maxEntries,
-            @Value("${spiffeidt.proof-memo.ttl:5m}") Duration ttl) {
-        boolean on = enabled && properties.pooling().profile() != PoolingProfile.THESIS;
-        return new VerifiedProofs(on ? maxEntries : 0, ttl, clock);
+    public VerifiedProofs verifiedProofs(SpiffeIdtProperties properties, ProofMemoProperties memo, Clock clock) {
+        boolean on = memo.enabled() && properties.pooling().profile() != PoolingProfile.THESIS;
+        return new VerifiedProofs(on ? memo.maxEntries() : 0, memo.ttl(), clock);
     }
 
     @Bean
