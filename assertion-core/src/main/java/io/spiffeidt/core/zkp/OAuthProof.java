@@ -97,18 +97,7 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
             VerificationProfile profile,
             Limits limits,
             Provider provider) {
-        Objects.requireNonNull(idpKeys, "idpKeys");
-        Objects.requireNonNull(profile, "profile");
-        Objects.requireNonNull(limits, "limits");
-        OAuthMessage oauth = OAuthMessage.parse(msg, limits);
-        oauth.requireDelegation(dpa, dpr);
-        RSAPublicKey key = idpKeys.resolve(oauth.issuer(), oauth.kid());
-        if (key == null) {
-            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "no IdP key for the OAuth token");
-        }
-        limits.checkEncodedSize(zkp.length());
-        ZkProof parsed = ZkProofCodec.parse(zkp);
-        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
+        verify(dpa, dpr, idpKeys, profile, limits, provider, VerifiedProofs.none());
     }
 
     /**
@@ -138,13 +127,16 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
             throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "no IdP key for the OAuth token");
         }
         limits.checkEncodedSize(zkp.length());
-        String memoKey = VerifiedProofs.key(msg, zkp, dpa, dpr, key, profile);
-        if (memo.verified(memoKey)) {
+        // the digest of an 85 KB proof is only worth its time when there is a memo to ask
+        String memoKey = memo.capacity() == 0 ? null : VerifiedProofs.key(msg, zkp, dpa, dpr, key, profile);
+        if (memoKey != null && memo.verified(memoKey)) {
             return true;
         }
         ZkProof parsed = ZkProofCodec.parse(zkp);
         RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
-        memo.remember(memoKey);
+        if (memoKey != null) {
+            memo.remember(memoKey);
+        }
         return false;
     }
 
