@@ -346,7 +346,8 @@ class AnonModeVerifierTests extends VerifierContractTests {
                         p.get(3),
                         p.get(4),
                         p.get(5).substring(1))),
-                VALID.replace('_', '/'),
+                // the standard alphabet; a token without '_' (random: about 1 run in 100) gets a '/' anyway
+                VALID.indexOf('_') >= 0 ? VALID.replace('_', '/') : "/" + VALID.substring(1),
                 AnonModeForge.withPayload(VALID, 1, "[1,2]"),
                 AnonModeForge.withPayload(VALID, 1, "{\"iat\":1,\"iat\":2}"));
 
