@@ -7,13 +7,24 @@ import jakarta.servlet.FilterChain;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 class AdmissionFilterTests {
+
+    /** Threads of its own: the common pool may have a single thread on a 2-core machine. */
+    private final ExecutorService threads = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
+    }
 
     private static final AdmissionProperties ONE_SLOT_ONE_WAITING =
             new AdmissionProperties(true, 1, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(50));
@@ -36,26 +47,31 @@ class AdmissionFilterTests {
         AdmissionFilter filter = new AdmissionFilter(ONE_SLOT_ONE_WAITING);
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<MockHttpServletResponse> first = CompletableFuture.supplyAsync(() -> {
-            try {
-                return run(filter, request("/dvid/balance"), (req, res) -> {
-                    inside.countDown();
-                    await(release);
-                });
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<MockHttpServletResponse> first = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return run(filter, request("/dvid/balance"), (req, res) -> {
+                            inside.countDown();
+                            await(release);
+                        });
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                threads);
         assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<MockHttpServletResponse> queued = CompletableFuture.supplyAsync(() -> {
-            try {
-                return run(
-                        filter, request("/dvid/balance"), (req, res) -> ((jakarta.servlet.http.HttpServletResponse) res)
-                                .setStatus(200));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<MockHttpServletResponse> queued = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return run(
+                                filter,
+                                request("/dvid/balance"),
+                                (req, res) -> ((jakarta.servlet.http.HttpServletResponse) res).setStatus(200));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                threads);
         awaitWaiting(filter);
         AtomicLong thirdRan = new AtomicLong();
 
@@ -78,16 +94,18 @@ class AdmissionFilterTests {
                 new AdmissionProperties(true, 1, 4, Duration.ofMillis(50), Duration.ofSeconds(10), Duration.ZERO));
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> {
-            try {
-                run(filter, request("/x"), (req, res) -> {
-                    inside.countDown();
-                    await(release);
-                });
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Void> first = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        run(filter, request("/x"), (req, res) -> {
+                            inside.countDown();
+                            await(release);
+                        });
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                threads);
         assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
 
         MockHttpServletResponse second = run(
@@ -163,16 +181,18 @@ class AdmissionFilterTests {
                 new AdmissionProperties(true, 1, 0, Duration.ZERO, Duration.ofSeconds(10), Duration.ZERO));
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<Void> busy = CompletableFuture.runAsync(() -> {
-            try {
-                run(filter, request("/x"), (req, res) -> {
-                    inside.countDown();
-                    await(release);
-                });
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Void> busy = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        run(filter, request("/x"), (req, res) -> {
+                            inside.countDown();
+                            await(release);
+                        });
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                threads);
         assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
 
         MockHttpServletResponse health =
