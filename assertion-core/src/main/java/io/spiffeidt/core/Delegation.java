@@ -6,10 +6,11 @@ import java.util.Objects;
  * Who the call path acts for: the user of the external OAuth token and who asserted it
  * (docs/formats/common.md "The verified result").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param dpa delegated principal authority: the OAuth token's {@code iss}
  * @param dpr delegated principal: the OAuth token's {@code sub}
  * @param assertedBy the SPIFFE ID (or, in Anon-Mode, the root key) of the asserting workload
- *     <p>Thread safety: immutable.
  */
 public record Delegation(String dpa, String dpr, String assertedBy) {
     /** Requires all three values. */

@@ -3,12 +3,13 @@ package io.spiffeidt.core;
 /**
  * Resource limits checked before any expensive work (docs/formats/common.md "Limits").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param maxEncodedSize largest encoded document, bytes (default 256 KiB)
  * @param maxDepth most layers (default 32)
  * @param maxClaimLength longest string claim, bytes (default 2048)
  * @param minZkpRounds fewest ZKP rounds under the strict profile (default 80)
  * @param maxZkpRounds most ZKP rounds (default 256)
- *     <p>Thread safety: immutable.
  */
 public record Limits(int maxEncodedSize, int maxDepth, int maxClaimLength, int minZkpRounds, int maxZkpRounds) {
 

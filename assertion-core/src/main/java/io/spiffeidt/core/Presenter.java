@@ -11,9 +11,10 @@ import java.util.Objects;
  * the TLS layer authenticated them (docs/formats/id-mode.md and docs/formats/lsvid.md,
  * "Verification", the presenter step). One type for every mode.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param id the peer's SPIFFE ID (the URI SAN of its leaf certificate)
  * @param key the public key of the peer's leaf certificate
- *     <p>Thread safety: immutable.
  */
 public record Presenter(SpiffeId id, PublicKey key) {
 

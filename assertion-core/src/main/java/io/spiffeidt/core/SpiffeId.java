@@ -8,9 +8,10 @@ import java.util.Locale;
  * A parsed SPIFFE ID ({@code spiffe://trust-domain/path}). IDs are compared as parsed values,
  * never by substring (docs/formats/common.md "Roles and identities").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param trustDomain the lower-case trust domain name
  * @param path the path, starting with {@code /}, or empty for a trust domain ID
- *     <p>Thread safety: immutable.
  */
 public record SpiffeId(String trustDomain, String path) {
 

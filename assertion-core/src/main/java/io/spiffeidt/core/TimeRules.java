@@ -9,12 +9,13 @@ import java.util.Objects;
  * The time rules of docs/formats/common.md "Time": an injected clock, the clock skew, the default
  * lifetime of a minted document, and the original-compatible maximum age.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param clock where "now" comes from; nothing in the core calls {@code Instant.now()}
  * @param skew allowed clock skew (default 30 s)
  * @param lifetime default lifetime of a minted document (default 120 s)
  * @param originalMaxAge the lifetime assumed for an original document without {@code exp}
  *     (default 300 s)
- *     <p>Thread safety: immutable.
  */
 public record TimeRules(Clock clock, Duration skew, Duration lifetime, Duration originalMaxAge) {
 

@@ -7,9 +7,10 @@ import java.util.Objects;
 /**
  * The X.509 roots of one trust domain, as the SPIFFE Workload API hands them out.
  *
+ * <p>Thread safety: immutable (certificates are immutable objects).
+ *
  * @param trustDomain the trust domain name (e.g. {@code example.org})
  * @param roots the root (CA) certificates; at least one
- *     <p>Thread safety: immutable (certificates are immutable objects).
  */
 public record TrustBundle(String trustDomain, List<X509Certificate> roots) {
     /** Copies the roots. */

@@ -7,12 +7,13 @@ import java.util.Objects;
  * What every verifier returns on success, the same shape for all four modes (docs/formats/common.md "The
  * verified result").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param mode the document's mode
  * @param layers outermost first
  * @param delegation the user the document acts for
  * @param encodedSize the encoded document size in bytes
  * @param depth the number of layers
- *     <p>Thread safety: immutable.
  */
 public record VerifiedResult(Mode mode, List<LayerInfo> layers, Delegation delegation, int encodedSize, int depth) {
 

@@ -6,6 +6,8 @@ import java.util.Objects;
  * The result of signing one Anon-Mode layer ({@link AnonModeTokens}): the new token and what went
  * into it, for tests, vectors and diagnostics.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param token the complete new token (its last segment carries the full signature, whose {@code
  *     s} is the next hop's signing key: treat the token as a bearer secret)
  * @param payloadJson the exact JSON text of the new payload (sorted keys, compact)
@@ -13,7 +15,6 @@ import java.util.Objects;
  *     + stripped previous token} for a hop
  * @param publicKey the layer's key {@code Y = x·B} (its {@code iss})
  * @param signature the layer's signature {@code (R, s)}
- *     <p>Thread safety: immutable.
  */
 public record AnonModeLayer(
         String token, String payloadJson, String signingInput, Point publicKey, SchnorrSignature signature) {

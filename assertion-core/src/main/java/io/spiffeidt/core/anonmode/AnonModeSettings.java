@@ -11,6 +11,8 @@ import java.util.Objects;
  * The settings of Anon-Mode minting, extension and verification (docs/formats/anon-mode.md, docs/formats/common.md
  * "Verification profiles", "Limits", "Time").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param subjectWorkload the SPIFFE ID the root layer's {@code aud} must name (the subject workload,
  *     the caller of the asserting workload)
  * @param profile {@link VerificationProfile#STRICT} (default) or original-compatible; the latter
@@ -21,7 +23,6 @@ import java.util.Objects;
  * @param includeIid whether an extension writes the {@code iid} claim (the extender's own SPIFFE
  *     ID), as the original did. Off by default: the point of the mode is anonymity, and the strict
  *     profile rejects tokens that carry {@code iid}
- *     <p>Thread safety: immutable.
  */
 public record AnonModeSettings(
         SpiffeId subjectWorkload, VerificationProfile profile, Limits limits, TimeRules timeRules, boolean includeIid) {

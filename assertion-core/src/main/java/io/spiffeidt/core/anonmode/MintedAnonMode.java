@@ -6,13 +6,14 @@ import java.util.Objects;
 /**
  * A freshly minted Anon-Mode root token (docs/formats/anon-mode.md "Minting").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param token the one-layer token {@code P(0) . F(0)}; its signature's {@code s} is the bearer
  *     key of the next extension, so the token is a secret of its holder
  * @param rootIdentifier {@code P(0) . R(0)}, what the asserting workload records for introspection
  * @param rootKey the root's {@code iss}: base64url of the fresh root key {@code Y_0}
  * @param issuedAt the root's {@code iat}
  * @param expiresAt the root's {@code exp}
- *     <p>Thread safety: immutable.
  */
 public record MintedAnonMode(String token, String rootIdentifier, String rootKey, Instant issuedAt, Instant expiresAt) {
 

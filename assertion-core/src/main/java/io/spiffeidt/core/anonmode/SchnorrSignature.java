@@ -9,9 +9,10 @@ import java.util.Objects;
  * A Schnorr signature {@code (R, s)} of Anon-Mode (docs/formats/anon-mode.md "Signature"); its wire form
  * is {@code enc(R) ‖ enc(s)}, 64 bytes, the outermost segment {@code F} of a token.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param commitment {@code R = k·B}
  * @param response {@code s = k - h·x mod L}
- *     <p>Thread safety: immutable.
  */
 public record SchnorrSignature(Point commitment, Scalar response) {
 

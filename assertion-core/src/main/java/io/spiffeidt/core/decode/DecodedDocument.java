@@ -7,6 +7,8 @@ import java.util.Map;
 /**
  * A document decoded for display (not verified).
  *
+ * <p>Thread safety: immutable.
+ *
  * @param mode its format
  * @param encodedBytes the size of the encoded document in bytes (without ID-Mode's side-car
  *     artifacts)
@@ -17,7 +19,6 @@ import java.util.Map;
  * @param proofRounds the rounds of the attached proof, or 0
  * @param hopsAnonymous Anon-Mode: whether every layer after the root names no workload; {@code
  *     false} in the other formats
- *     <p>Thread safety: immutable.
  */
 public record DecodedDocument(
         Mode mode,

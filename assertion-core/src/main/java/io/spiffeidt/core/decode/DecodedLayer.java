@@ -6,6 +6,8 @@ import java.util.Map;
 /**
  * One layer of a decoded document, as a person reads it (not verified).
  *
+ * <p>Thread safety: immutable.
+ *
  * @param index 0 for the root (the asserting workload's layer), counting outwards
  * @param role {@code document} (DVID), {@code root} or {@code hop} (ID-Mode, Anon-Mode), {@code
  *     base} or {@code extension} (LSVID)
@@ -24,7 +26,6 @@ import java.util.Map;
  * @param signatureBytes the size of the signature as sent, in bytes
  * @param otherClaims every other claim of the layer, as decoded (never key material: Anon-Mode's
  *     {@code s} is not a claim)
- *     <p>Thread safety: immutable.
  */
 public record DecodedLayer(
         int index,

@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * A minted DVID (docs/formats/dvid.md "Document") and what it says.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param token the compact JWS
  * @param jti its {@code jti} (the introspection key), or {@code null} for the original shape
  * @param subject {@code sub}: the workload that may act for the user
@@ -14,7 +16,6 @@ import java.util.Objects;
  * @param dpr the OAuth subject
  * @param issuedAt {@code iat}
  * @param expiresAt {@code exp}
- *     <p>Thread safety: immutable.
  */
 public record Dvid(
         String token, String jti, SpiffeId subject, String dpa, String dpr, Instant issuedAt, Instant expiresAt) {

@@ -9,6 +9,8 @@ import java.util.Objects;
  * What to mint a DVID for (docs/formats/dvid.md "Document"), after the asserting workload verified the
  * user's OAuth token.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param subject the SPIFFE ID of the mTLS peer that called mint (never taken from a request body)
  * @param oauthIssuer the OAuth token's {@code iss}, becomes {@code dpa}
  * @param oauthSubject the OAuth token's {@code sub}, becomes {@code dpr}
@@ -18,7 +20,6 @@ import java.util.Objects;
  * @param omitJti original shape: no {@code jti}
  * @param kid the header {@code kid} to write instead of the key's thumbprint (original shape, e.g.
  *     {@code ""}), or {@code null} for the thumbprint
- *     <p>Thread safety: immutable.
  */
 public record DvidMintRequest(
         SpiffeId subject,

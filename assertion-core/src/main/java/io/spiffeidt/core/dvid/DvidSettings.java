@@ -12,6 +12,8 @@ import java.util.Objects;
  * Settings of the DVID minter and verifier (docs/formats/dvid.md, docs/formats/common.md "Verification profiles",
  * "Limits", "Time").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param assertingWorkload the pinned SPIFFE ID of the asserting workload: the {@code iss} of every
  *     DVID minted and accepted
  * @param trustDomain the trust domain every {@code sub} must belong to
@@ -20,7 +22,6 @@ import java.util.Objects;
  * @param limits size, claim and ZKP round limits
  * @param timeRules clock, skew, lifetime and original max age
  * @param zkpRounds rounds of the zero-knowledge proofs made for this asserting workload (default 80)
- *     <p>Thread safety: immutable.
  */
 public record DvidSettings(
         SpiffeId assertingWorkload,

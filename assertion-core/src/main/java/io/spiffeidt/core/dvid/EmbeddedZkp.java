@@ -18,9 +18,10 @@ import java.util.Objects;
  * header.payload} and the proof, in the original's JSON text form ({@link ZkProofCodec}), that its
  * holder knows the IdP's RS256 signature on it. The token's signature itself is never included.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param msg the OAuth token's {@code header.payload} (ASCII)
  * @param proof the proof JSON text
- *     <p>Thread safety: immutable.
  */
 public record EmbeddedZkp(String msg, String proof) {
 

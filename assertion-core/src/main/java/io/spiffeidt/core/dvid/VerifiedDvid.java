@@ -11,13 +11,14 @@ import java.util.Optional;
  * A verified DVID (docs/formats/dvid.md "Verification"): the common verified result plus what is specific
  * to DVIDs.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param result mode {@link Mode#DVID}, one layer ({@code iss}, first {@code aud} or {@code null},
  *     {@code iat}, {@code exp}), delegation {@code dpa} / {@code dpr} asserted by {@code iss}
  * @param jti the introspection key: the {@code jti} claim, or, for an original DVID without one
  *     (original-compatible profile), the base64url SHA-256 of the whole token
  * @param subject {@code sub}: the workload that may act for the user
  * @param embeddedZkp the {@code zkp} claim, verified, when present
- *     <p>Thread safety: immutable.
  */
 public record VerifiedDvid(VerifiedResult result, String jti, SpiffeId subject, Optional<EmbeddedZkp> embeddedZkp) {
 

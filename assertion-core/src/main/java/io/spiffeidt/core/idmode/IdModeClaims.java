@@ -18,13 +18,14 @@ import java.util.Objects;
  * <p>{@link #toJson()} writes the payload exactly as the original does: compact, keys sorted
  * ({@code aud, dpa, dpr, exp, iat, iss}), Go string escaping, absent claims omitted.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param issuer {@code iss}: the signing workload
  * @param audience {@code aud}: the next hop
  * @param issuedAt {@code iat} (whole seconds)
  * @param expiresAt {@code exp} (whole seconds), or {@code null} when absent (original tokens)
  * @param dpa delegated principal authority (OAuth {@code iss}), or {@code null}
  * @param dpr delegated principal (OAuth {@code sub}), or {@code null}
- *     <p>Thread safety: immutable.
  */
 public record IdModeClaims(
         SpiffeId issuer, SpiffeId audience, Instant issuedAt, Instant expiresAt, String dpa, String dpr) {

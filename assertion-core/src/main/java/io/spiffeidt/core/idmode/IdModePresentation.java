@@ -16,9 +16,10 @@ import java.util.Objects;
  * form>}}; {@link #parse} also accepts {@code artifacts} as the original concatenated-PEM string.
  * Other members are ignored.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param token the dot-format token text
  * @param artifacts one certificate chain per layer, root first
- *     <p>Thread safety: immutable.
  */
 public record IdModePresentation(String token, IdModeArtifacts artifacts) {
 

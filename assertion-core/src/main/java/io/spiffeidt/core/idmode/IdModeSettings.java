@@ -12,12 +12,13 @@ import java.util.Objects;
  * What an {@link IdModeVerifier} checks against (docs/formats/id-mode.md "Verification"): the pinned
  * asserting workload, the X.509 trust bundles, the profile, the limits and the time rules.
  *
+ * <p>Thread safety: immutable (given a thread-safe bundle source).
+ *
  * @param assertingWorkload the only SPIFFE ID allowed to sign the root (delegation) layer
  * @param bundles the X.509 bundles, looked up by the signer's trust domain
  * @param profile {@link VerificationProfile#STRICT} (default) or original-compatible
  * @param limits size, depth and claim limits
  * @param timeRules clock, skew and the original-compatible maximum age
- *     <p>Thread safety: immutable (given a thread-safe bundle source).
  */
 public record IdModeSettings(
         SpiffeId assertingWorkload,

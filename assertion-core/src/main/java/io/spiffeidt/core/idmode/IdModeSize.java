@@ -8,10 +8,11 @@ import java.util.List;
  * note): token bytes and artifacts bytes (JSON form), reported separately as the original
  * vectors do. Used by the {@code spiffeidt.document.size} metric and the JMH size benchmark.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param depth the number of layers
  * @param tokenBytes the token's size in bytes
  * @param artifactsBytes the artifacts' JSON form size in bytes
- *     <p>Thread safety: immutable.
  */
 public record IdModeSize(int depth, int tokenBytes, int artifactsBytes) {
 

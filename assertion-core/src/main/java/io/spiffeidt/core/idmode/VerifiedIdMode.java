@@ -10,12 +10,13 @@ import java.util.Objects;
  * and what was verified, so that a hop can extend exactly that ({@link IdModeExtender#extend(
  * VerifiedIdMode, SpiffeId)}).
  *
+ * <p>Thread safety: immutable.
+ *
  * @param result the common verified result: layers outermost first, delegation, sizes
  * @param path the issuers in call order: the asserting workload (root) first, the presenter of the
  *     outermost layer last
  * @param audience the outermost layer's audience: the verifier
  * @param presentation the verified token and artifacts
- *     <p>Thread safety: immutable.
  */
 public record VerifiedIdMode(
         VerifiedResult result, List<SpiffeId> path, SpiffeId audience, IdModePresentation presentation) {

@@ -12,10 +12,11 @@ import java.util.Map;
  * part and its signature (the prover's witness). Shared by DVID's embedded proof and the
  * introspection answer of every mode. Not API.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param kid the header's {@code kid}, {@code ""} when absent
  * @param issuer the payload's {@code iss}
  * @param subject the payload's {@code sub}
- *     <p>Thread safety: immutable.
  */
 public record OAuthMessage(String kid, String issuer, String subject) {
 

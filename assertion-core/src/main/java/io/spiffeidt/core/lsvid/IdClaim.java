@@ -13,11 +13,12 @@ import java.util.Objects;
  * <p>Byte arrays are copied in and out. {@code toString()} names only the SPIFFE ID, never keys,
  * certificates or tokens.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param cn the SPIFFE ID (or, in version 1 bases, the trust domain name), or {@code null}
  * @param pk DER SubjectPublicKeyInfo, or {@code null}
  * @param x5c DER certificates, leaf first (version 2 bases), or an empty list
  * @param id the issuer's own base token (extension layers), or {@code null}
- *     <p>Thread safety: immutable.
  */
 public record IdClaim(String cn, byte[] pk, List<byte[]> x5c, LsvidToken id) {
 

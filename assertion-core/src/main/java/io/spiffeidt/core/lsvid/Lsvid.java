@@ -9,9 +9,10 @@ import java.util.Objects;
  * <p>Version 2 documents (X.509-anchored bases) carry no bundle token; version 1 documents (the
  * original) carry the SPIRE-signed bundle token. Encode with {@link LsvidCodec#encode(Lsvid)}.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param token the outermost token; never {@code null}
  * @param bundle the version 1 bundle token, or {@code null}
- *     <p>Thread safety: immutable.
  */
 public record Lsvid(LsvidToken token, LsvidToken bundle) {
 

@@ -18,6 +18,8 @@ import java.util.TreeMap;
  * implementation; {@code data} is a string map. Both are held with keys sorted by code point
  * (Go's byte-wise order of UTF-8 keys).
  *
+ * <p>Thread safety: immutable.
+ *
  * @param ver format version (1 = original, 2 = X.509-anchored), 0 when absent
  * @param alg signature algorithm ({@code ES256}), or {@code null}
  * @param iat issued at, seconds since the epoch, 0 when absent
@@ -29,7 +31,6 @@ import java.util.TreeMap;
  * @param dpr delegated principal (the OAuth subject), or {@code null}
  * @param sel version 1 selectors (JSON values), never {@code null}, empty when absent
  * @param data custom string claims, never {@code null}, empty when absent
- *     <p>Thread safety: immutable.
  */
 public record LsvidPayload(
         int ver,

@@ -15,6 +15,8 @@ import java.util.Objects;
  * What an {@link LsvidVerifier} checks against (docs/formats/lsvid.md "Verification", docs/formats/common.md
  * "Verification profiles", "Limits", "Time").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param assertingWorkload the pinned SPIFFE ID of the asserting workload: the only issuer whose
  *     layer may carry {@code dpa}/{@code dpr}
  * @param trustBundle the X.509 roots of the trust domain that anchor version 2 base documents
@@ -26,7 +28,6 @@ import java.util.Objects;
  *     must be signed with (only used under {@code ORIGINAL_COMPATIBLE}); may be empty
  * @param provider the JCA provider for ES256 and key parsing, or {@code null} for the JDK's
  *     provider list
- *     <p>Thread safety: immutable.
  */
 public record LsvidSettings(
         SpiffeId assertingWorkload,

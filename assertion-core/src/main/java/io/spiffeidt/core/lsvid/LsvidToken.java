@@ -12,10 +12,11 @@ import java.util.Objects;
  * {@code nested}. Byte arrays are copied in and out; {@code toString()} never prints token
  * contents.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param nested the token this one extends, or {@code null} for a base token
  * @param payload the claims; never {@code null}
  * @param signature DER ECDSA signature, or {@code null} when unsigned
- *     <p>Thread safety: immutable.
  */
 public record LsvidToken(LsvidToken nested, LsvidPayload payload, byte[] signature) {
 

@@ -13,13 +13,14 @@ import java.util.Objects;
  * A verified LSVID together with its decoded form, so the verifying workload can extend it
  * without decoding it again (docs/formats/lsvid.md "Flows").
  *
+ * <p>Thread safety: immutable.
+ *
  * @param document the decoded document
  * @param layers one entry per token, outermost first, the base last
  * @param delegation the delegation of the pinned asserting workload, or {@code null} when the
  *     document was verified with {@link LsvidVerifier.DelegationRule#ABSENT}
  * @param encodedSize the encoded size in bytes
  * @param depth the number of tokens, the base included
- *     <p>Thread safety: immutable.
  */
 public record LsvidVerification(
         Lsvid document, List<LayerInfo> layers, Delegation delegation, int encodedSize, int depth) {

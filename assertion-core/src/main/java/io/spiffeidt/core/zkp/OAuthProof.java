@@ -20,10 +20,11 @@ import java.util.Objects;
  * JWK. The OAuth token itself (its signature) is never part of it. The component names are the JSON
  * field names of the wire body {@code {"msg","zkp","idpKey"}}.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param msg the OAuth token's {@code header.payload} (ASCII)
  * @param zkp the proof JSON text ({@link ZkProofCodec})
  * @param idpKey the IdP's RSA public key as a JWK JSON text (with the IdP's {@code kid})
- *     <p>Thread safety: immutable.
  */
 public record OAuthProof(String msg, String zkp, String idpKey) {
 

@@ -8,9 +8,10 @@ import java.util.List;
  * {@code p_i} and the commitments {@code c_i} of its {@code k} rounds. A value object only; {@link
  * RsaSignatureProof#verify} decides whether it proves anything.
  *
+ * <p>Thread safety: immutable (the lists are copied).
+ *
  * @param p the responses {@code p_1 … p_k}
  * @param c the commitments {@code c_1 … c_k}
- *     <p>Thread safety: immutable (the lists are copied).
  */
 public record ZkProof(List<BigInteger> p, List<BigInteger> c) {
 

@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Settings of the development IdP, prefix {@code spiffeidt.idp}.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param users number of test users {@code user0001}...; default 100
  * @param password the password of every test user; default {@code password}. A value starting with
  *     a Spring Security encoding id ({@code {bcrypt}...}) is taken as already encoded, any other
@@ -38,7 +40,6 @@ import org.springframework.validation.annotation.Validated;
  * @param clients the OAuth clients by client id; default one public client {@code subject-wl}
  * @param devTokenClient the client id that tokens from {@code POST /dev/token} are issued to;
  *     default {@code subject-wl}; must be one of {@code clients}
- *     <p>Thread safety: immutable.
  */
 @Validated
 @ConfigurationProperties("spiffeidt.idp")
@@ -90,12 +91,13 @@ public record IdpProperties(
      * One OAuth client: public (no secret), authorization-code grant with PKCE required, no consent
      * page.
      *
+     * <p>Thread safety: immutable.
+     *
      * @param redirectUris allowed redirect URIs; default
      *     {@code http://127.0.0.1:8080/login/oauth2/code/idp}
      * @param scopes scopes the client may request; default {@code openid}, {@code profile}
      * @param postLogoutRedirectUris allowed OIDC post-logout redirect URIs; default
      *     {@code http://127.0.0.1:8080/?logout} (subject-wl's page)
-     *     <p>Thread safety: immutable.
      */
     public record Client(
             @DefaultValue(DEFAULT_REDIRECT_URI) @NotEmpty List<@NotNull URI> redirectUris,

@@ -6,13 +6,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * A successful token response (RFC 6749 section 5.1) from {@code POST /dev/token}.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param accessToken the RS256 JWT access token
  * @param tokenType always {@code Bearer}
  * @param expiresIn lifetime of the access token in seconds
  * @param scope the granted scopes, space-separated
  * @param idToken the OpenID Connect ID token, or {@code null} (then omitted) when the client has
  *     no {@code openid} scope
- *     <p>Thread safety: immutable.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DevTokenResponse(
