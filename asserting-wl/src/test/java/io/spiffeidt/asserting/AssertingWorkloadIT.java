@@ -23,6 +23,7 @@ import io.spiffeidt.support.testing.TestOAuthIssuer;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.LsvidExtendRequest;
 import io.spiffeidt.support.wire.LsvidExtendResponse;
 import io.spiffeidt.support.wire.MintResponse;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -142,13 +144,42 @@ class AssertingWorkloadIT {
                 ok(post(Role.M_TIER, "/dvid/validate", DocumentRequest.of(minted.token())), ValidateResponse.class);
         VerifiedDvid dvid = dvidMtier.acceptValidation(validated);
         OAuthProof proof =
-                ok(post(Role.M_TIER, "/dvid/introspect", DocumentRequest.of(minted.token())), OAuthProof.class);
+                ok(post(Role.M_TIER, "/dvid/introspect", IntrospectRequest.of(minted.token(), null)), OAuthProof.class);
         HttpResponse<String> fromSubject = post(SUBJECT, "/dvid/validate", DocumentRequest.of(minted.token()));
 
         assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
         assertThat(dvid.dpr()).isEqualTo("user0003");
         dvidMtier.verifyProof(proof, dvid.result().delegation(), idp.idpKeys());
         assertThat(fromSubject.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void introspectWhenOfferedDigestIsTheKeptProofsThenUnchangedElseTheProof() throws Exception {
+        MintResponse minted = ok(
+                post(SUBJECT, "/id-mode/ecdsa-assertion", new AccessTokenRequest(idp.token("user0006"))),
+                MintResponse.class);
+        String root = minted.token();
+        OAuthProof proof =
+                ok(post(Role.TARGET_WL, "/id-mode/introspect", IntrospectRequest.of(root, null)), OAuthProof.class);
+        String other = proof.digest().charAt(0) == 'A'
+                ? "B" + proof.digest().substring(1)
+                : "A" + proof.digest().substring(1);
+
+        String unchanged = ok(
+                        post(Role.TARGET_WL, "/id-mode/introspect", IntrospectRequest.of(root, proof.digest())),
+                        JsonNode.class)
+                .toString();
+        OAuthProof again =
+                ok(post(Role.TARGET_WL, "/id-mode/introspect", IntrospectRequest.of(root, other)), OAuthProof.class);
+        HttpResponse<String> malformed =
+                post(Role.TARGET_WL, "/id-mode/introspect", Map.of("token", root, "proofDigest", "not a digest"));
+
+        // the answer is exactly {"unchanged":true}: no msg, no zkp, no key
+        assertThat(JSON.readTree(unchanged).size()).isEqualTo(1);
+        assertThat(JSON.readTree(unchanged).get("unchanged").asBoolean()).isTrue();
+        assertThat(again).isEqualTo(proof);
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(malformed.body()).get("code").asString()).isEqualTo("MALFORMED");
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
@@ -98,22 +99,25 @@ public class AnonModeAssertingController {
     /**
      * The proof record of a live root this workload minted, given its root identifier {@code
      * P(0).R(0)}; 404 ({@code NOT_FOUND}) when unknown or expired.
+     *
+     * <p>A request that offers the digest of exactly the kept proof is answered {@code
+     * {"unchanged":true}} instead of the proof (docs/operations.md "Verified proofs are remembered").
      */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public OAuthProof introspect(@Valid @RequestBody AnonModeIntrospectRequest request) {
+    public IntrospectionAnswer introspect(@Valid @RequestBody AnonModeIntrospectRequest request) {
         String root = request.root();
         checkRootShape(root);
         String key = storeKey(root);
         AnonModeIntrospectionEntry entry = store.get(key)
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
         if (entry.introspection() != null) {
-            return entry.introspection();
+            return IntrospectionAnswer.of(entry.introspection(), request.proofDigest());
         }
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
         OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(key, new AnonModeIntrospectionEntry(proof, null));
-        return proof;
+        return IntrospectionAnswer.of(proof, request.proofDigest());
     }
 
     /** {@code P(0) . R(0)}: one payload segment and one 32-byte point segment, nothing more. */

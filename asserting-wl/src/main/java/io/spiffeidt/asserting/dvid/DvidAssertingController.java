@@ -22,6 +22,8 @@ import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
 import io.spiffeidt.support.wire.ValidateResponse;
@@ -113,12 +115,12 @@ public class DvidAssertingController {
     /** The proof record of a live DVID this workload minted; 404 when unknown or expired. */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public OAuthProof introspect(@Valid @RequestBody DocumentRequest request, Caller caller) {
+    public IntrospectionAnswer introspect(@Valid @RequestBody IntrospectRequest request, Caller caller) {
         VerifiedDvid dvid = verifier.verify(request.token(), caller.id());
         DvidIntrospectionEntry entry = store.get(dvid.jti())
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
         if (entry.introspection() != null) {
-            return entry.introspection();
+            return IntrospectionAnswer.of(entry.introspection(), request.proofDigest());
         }
         if (entry.pendingOAuthToken() == null) {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
@@ -126,7 +128,7 @@ public class DvidAssertingController {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
         OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(dvid.jti(), new DvidIntrospectionEntry(proof, null));
-        return proof;
+        return IntrospectionAnswer.of(proof, request.proofDigest());
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {

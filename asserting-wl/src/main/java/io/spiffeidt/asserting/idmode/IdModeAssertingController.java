@@ -17,7 +17,8 @@ import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccessTokenRequest;
-import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
@@ -97,15 +98,18 @@ public class IdModeAssertingController {
     /**
      * The proof record of a live root this workload minted, given the root {@code P(0).S(0)} or any
      * token built on it; 404 when unknown, expired or kept without a proof ({@code zkp: off}).
+     *
+     * <p>A request that offers the digest of exactly the kept proof is answered {@code
+     * {"unchanged":true}} instead of the proof (docs/operations.md "Verified proofs are remembered").
      */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public OAuthProof introspect(@Valid @RequestBody DocumentRequest request) {
+    public IntrospectionAnswer introspect(@Valid @RequestBody IntrospectRequest request) {
         String key = hop.parse(request.token()).rootId();
         IdModeIntrospectionEntry entry = store.get(key)
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
         if (entry.introspection() != null) {
-            return entry.introspection();
+            return IntrospectionAnswer.of(entry.introspection(), request.proofDigest());
         }
         if (entry.pendingOAuthToken() == null) {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
@@ -113,7 +117,7 @@ public class IdModeAssertingController {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
         OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(key, new IdModeIntrospectionEntry(proof, null));
-        return proof;
+        return IntrospectionAnswer.of(proof, request.proofDigest());
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {

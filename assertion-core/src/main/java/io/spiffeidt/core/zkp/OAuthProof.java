@@ -10,6 +10,7 @@ import io.spiffeidt.core.internal.OAuthMessage;
 import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
+import java.util.Base64;
 import java.util.Objects;
 
 /**
@@ -117,28 +118,106 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
             Limits limits,
             Provider provider,
             VerifiedProofs memo) {
+        return verify(dpa, dpr, idpKeys, profile, limits, provider, memo, null);
+    }
+
+    /**
+     * As {@link #verify(String, String, IdpKeyResolver, VerificationProfile, Limits, Provider,
+     * VerifiedProofs)}, and, when it verifies, the memo holds this proof for {@code document} (the
+     * text the verifier introspected), so that the next introspection of that document can offer
+     * {@link VerifiedProofs#heldDigest} instead of fetching the proof again.
+     *
+     * @param document the introspected text, or {@code null} to hold nothing
+     * @return whether the memo answered (false: verified in full now)
+     */
+    public boolean verify(
+            String dpa,
+            String dpr,
+            IdpKeyResolver idpKeys,
+            VerificationProfile profile,
+            Limits limits,
+            Provider provider,
+            VerifiedProofs memo,
+            String document) {
         Objects.requireNonNull(memo, "memo");
-        Objects.requireNonNull(idpKeys, "idpKeys");
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(limits, "limits");
+        RSAPublicKey key = checkDelegationAndResolveKey(msg, dpa, dpr, idpKeys, limits);
+        limits.checkEncodedSize(zkp.length());
+        // the digest of an 85 KB proof is only worth its time when there is a memo to ask
+        byte[] zkpSha256 = memo.capacity() == 0 ? null : VerifiedProofs.digest(VerifiedProofs.utf8(zkp));
+        String memoKey = zkpSha256 == null ? null : VerifiedProofs.key(msg, zkpSha256, dpa, dpr, key, profile);
+        boolean hit = memoKey != null && memo.verified(memoKey);
+        if (!hit) {
+            ZkProof parsed = ZkProofCodec.parse(zkp);
+            RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
+        }
+        if (memoKey != null) {
+            if (!hit) {
+                memo.remember(memoKey);
+            }
+            if (document != null) {
+                memo.hold(document, digest(zkpSha256), msg, zkpSha256);
+            }
+        }
+        return hit;
+    }
+
+    /**
+     * Checks the proof {@code memo} holds for {@code document}, for an introspection answered
+     * "unchanged" (the asserting workload still keeps the proof whose digest the verifier offered):
+     * the held {@code msg} must name {@code dpa} and {@code dpr}, its IdP key must still resolve, and
+     * a proof with exactly these inputs must have verified within the memo's time. Nothing is taken
+     * from the answer.
+     *
+     * @return true when all of that holds; false when nothing usable is held (expired, pushed out, or
+     *     the key resolved differently): the caller then fetches and verifies the proof in full
+     * @throws AssertionException {@link ErrorCode#DELEGATION_INVALID} when the held proof names
+     *     another user, or what {@code idpKeys} throws
+     */
+    public static boolean verifyHeld(
+            String document,
+            String dpa,
+            String dpr,
+            IdpKeyResolver idpKeys,
+            VerificationProfile profile,
+            Limits limits,
+            VerifiedProofs memo) {
+        Objects.requireNonNull(document, "document");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(limits, "limits");
+        VerifiedProofs.Held held = memo.held(document);
+        if (held == null) {
+            return false;
+        }
+        RSAPublicKey key = checkDelegationAndResolveKey(held.msg(), dpa, dpr, idpKeys, limits);
+        return memo.verified(VerifiedProofs.key(held.msg(), held.zkpSha256(), dpa, dpr, key, profile));
+    }
+
+    /**
+     * The digest of this answer: base64url (no padding) of the SHA-256 of {@code msg}, {@code zkp}
+     * and {@code idpKey}, each length-prefixed. A verifier offers it to the asserting workload's
+     * introspection, which answers "unchanged" when the proof it keeps has the same digest.
+     */
+    public String digest() {
+        return digest(VerifiedProofs.digest(VerifiedProofs.utf8(zkp)));
+    }
+
+    private String digest(byte[] zkpSha256) {
+        byte[] d = VerifiedProofs.digest(VerifiedProofs.utf8(msg), zkpSha256, VerifiedProofs.utf8(idpKey));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(d);
+    }
+
+    private static RSAPublicKey checkDelegationAndResolveKey(
+            String msg, String dpa, String dpr, IdpKeyResolver idpKeys, Limits limits) {
+        Objects.requireNonNull(idpKeys, "idpKeys");
         OAuthMessage oauth = OAuthMessage.parse(msg, limits);
         oauth.requireDelegation(dpa, dpr);
         RSAPublicKey key = idpKeys.resolve(oauth.issuer(), oauth.kid());
         if (key == null) {
             throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "no IdP key for the OAuth token");
         }
-        limits.checkEncodedSize(zkp.length());
-        // the digest of an 85 KB proof is only worth its time when there is a memo to ask
-        String memoKey = memo.capacity() == 0 ? null : VerifiedProofs.key(msg, zkp, dpa, dpr, key, profile);
-        if (memoKey != null && memo.verified(memoKey)) {
-            return true;
-        }
-        ZkProof parsed = ZkProofCodec.parse(zkp);
-        RsaSignatureProof.verify(parsed, OAuthMessage.signingInput(msg), key, profile, limits, provider);
-        if (memoKey != null) {
-            memo.remember(memoKey);
-        }
-        return false;
+        return key;
     }
 
     /** Names the sizes only. */

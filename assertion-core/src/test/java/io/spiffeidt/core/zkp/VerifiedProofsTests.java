@@ -117,4 +117,74 @@ class VerifiedProofsTests {
                 .isFalse();
         assertThat(none.size()).isZero();
     }
+
+    // ---- held proofs: "unchanged" introspection answers ----
+
+    private static final String ROOT = "eyJyb290IjoxfQ.c2lnbmF0dXJl";
+
+    private boolean verifyFor(OAuthProof proof, String document) {
+        return proof.verify(DPA, DPR, IDP_KEYS, VerificationProfile.STRICT, LIMITS, BC, memo, document);
+    }
+
+    private boolean held(String document, String dpr, IdpKeyResolver keys) {
+        return OAuthProof.verifyHeld(document, DPA, dpr, keys, VerificationProfile.STRICT, LIMITS, memo);
+    }
+
+    @Test
+    void heldDigestWhenProofVerifiedForADocumentThenItsDigestIsOfferedAndTheHeldProofVerifies() {
+        assertThat(memo.heldDigest(ROOT)).isNull();
+        assertThat(held(ROOT, DPR, IDP_KEYS)).isFalse();
+
+        verifyFor(ANSWER, ROOT);
+
+        assertThat(memo.heldDigest(ROOT)).isEqualTo(ANSWER.digest()).matches("[A-Za-z0-9_-]{43}");
+        assertThat(memo.heldDigest("another root")).isNull();
+        assertThat(held(ROOT, DPR, IDP_KEYS)).isTrue();
+    }
+
+    @Test
+    void digestWhenAnyPartDiffersThenAnotherDigest() {
+        assertThat(tampered().digest()).isNotEqualTo(ANSWER.digest());
+        assertThat(new OAuthProof(ANSWER.msg(), ANSWER.zkp(), ANSWER.idpKey() + " ").digest())
+                .isNotEqualTo(ANSWER.digest());
+        assertThat(new OAuthProof(ANSWER.msg(), ANSWER.zkp(), ANSWER.idpKey()).digest())
+                .isEqualTo(ANSWER.digest());
+    }
+
+    @Test
+    void verifyHeldWhenAnotherDelegationThenDelegationInvalid() {
+        verifyFor(ANSWER, ROOT);
+
+        assertThatAssertion(() -> held(ROOT, "someone-else", IDP_KEYS)).hasCode(ErrorCode.DELEGATION_INVALID);
+    }
+
+    @Test
+    void verifyHeldWhenTheKeyIsNoLongerPublishedOrResolvesToAnotherKeyThenUntrustedOrNotHeld() {
+        verifyFor(ANSWER, ROOT);
+        IdpKeyResolver rotated = IdpKeyResolver.of(DPA, Map.of("new-kid", ZkpTestSupport.otherRsaPublicKey()));
+        IdpKeyResolver swapped = IdpKeyResolver.of(DPA, Map.of(IDP_KID, ZkpTestSupport.otherRsaPublicKey()));
+
+        assertThatAssertion(() -> held(ROOT, DPR, rotated)).hasCode(ErrorCode.UNTRUSTED_KEY);
+        // another key is another memo key: nothing verified under it, so the proof must be fetched
+        assertThat(held(ROOT, DPR, swapped)).isFalse();
+    }
+
+    @Test
+    void verifyHeldWhenOlderThanTheTtlOrMemoEmptyThenNotHeld() {
+        verifyFor(ANSWER, ROOT);
+        clock.advance(Duration.ofMinutes(5));
+        VerifiedProofs none = new VerifiedProofs(0, Duration.ofMinutes(5), clock);
+        ANSWER.verify(DPA, DPR, IDP_KEYS, VerificationProfile.STRICT, LIMITS, BC, none, ROOT);
+
+        assertThat(memo.heldDigest(ROOT)).isNull();
+        assertThat(held(ROOT, DPR, IDP_KEYS)).isFalse();
+        assertThat(none.heldDigest(ROOT)).isNull();
+    }
+
+    @Test
+    void verifyWhenProofFailsThenNothingHeldForTheDocument() {
+        assertThatAssertion(() -> verifyFor(tampered(), ROOT)).hasCode(ErrorCode.BAD_PROOF);
+
+        assertThat(memo.heldDigest(ROOT)).isNull();
+    }
 }

@@ -13,9 +13,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The verifiers' memo of verified OAuth proofs through the embedded stack under the {@code pooled}
- * profile: the first use of a document verifies its proof in full, every further use of the same
- * document is answered by the memo ({@code spiffeidt.proof.memo{result=hit}}), and the balance stays
- * right. (Under {@code thesis} the memo is empty: {@code SpiffeIdtAutoConfigurationTests}.)
+ * profile: the first use of a document fetches and verifies its proof in full, every further use
+ * of the same document offers the proof's digest, the asserting workload answers "unchanged" and
+ * the held proof is taken from the memo ({@code spiffeidt.proof.memo{result=unchanged}}), and the
+ * balance stays right. (Under {@code thesis} the memo is empty: {@code SpiffeIdtAutoConfigurationTests}.)
  */
 class ProofMemoIT extends EmbeddedStackIT {
 
@@ -40,7 +41,7 @@ class ProofMemoIT extends EmbeddedStackIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"id-mode", "anon-mode", "dvid"})
-    void balanceWhenSameDocumentUsedAgainThenItsProofIsVerifiedOnceAndTheMemoAnswersAfter(String mode) {
+    void depositWhenSameDocumentUsedAgainThenItsProofIsFetchedAndVerifiedOnceAndAnsweredUnchangedAfter(String mode) {
         // ID-Mode and Anon-Mode check the proof at target-wl, DVID at the m-tier
         String verifier = mode.equals("dvid") ? "m-tier" : "target-wl";
         String token = client.userToken("user00" + (71 + mode.length()));
@@ -48,6 +49,7 @@ class ProofMemoIT extends EmbeddedStackIT {
         assertThat(minted.status()).as(minted.body()).isEqualTo(200);
         double hits = memo(verifier, mode, "hit");
         double misses = memo(verifier, mode, "miss");
+        double unchanged = memo(verifier, mode, "unchanged");
 
         for (int i = 0; i < 3; i++) {
             Answer d = client.user(mode, "deposit", token, "{\"amount\":2}");
@@ -55,7 +57,8 @@ class ProofMemoIT extends EmbeddedStackIT {
         }
 
         assertThat(memo(verifier, mode, "miss") - misses).isEqualTo(1);
-        assertThat(memo(verifier, mode, "hit") - hits).isEqualTo(2);
+        assertThat(memo(verifier, mode, "unchanged") - unchanged).isEqualTo(2);
+        assertThat(memo(verifier, mode, "hit") - hits).isZero();
         assertThat(client.user(mode, "balance", token, null)
                         .json()
                         .get("balance")

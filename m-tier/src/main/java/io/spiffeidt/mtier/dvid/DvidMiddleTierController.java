@@ -3,7 +3,6 @@ package io.spiffeidt.mtier.dvid;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClient;
@@ -15,6 +14,8 @@ import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -74,15 +75,16 @@ public class DvidMiddleTierController {
                 () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
         VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
         if (introspect) {
-            OAuthProof proof = metrics.time(
-                    MODE,
-                    Operation.INTROSPECT_CALL,
-                    () -> asserting.post("/dvid/introspect", document, OAuthProof.class));
-            boolean memoHit = metrics.time(
-                    MODE,
-                    Operation.ZKP_VERIFICATION,
-                    () -> hop.verifyProof(proof, dvid.result().delegation(), idpKeys));
-            metrics.countProofMemo(MODE, memoHit);
+            hop.proofs()
+                    .introspect(
+                            request.token(),
+                            dvid.result().delegation(),
+                            idpKeys,
+                            metrics,
+                            offered -> asserting.post(
+                                    "/dvid/introspect",
+                                    IntrospectRequest.of(request.token(), offered),
+                                    IntrospectionAnswer.class));
         }
         DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));

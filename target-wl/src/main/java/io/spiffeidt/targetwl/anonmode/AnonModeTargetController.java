@@ -7,7 +7,6 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
-import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -18,6 +17,7 @@ import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
 import java.util.ArrayList;
@@ -87,12 +87,19 @@ public class AnonModeTargetController {
         return verified;
     }
 
-    /** Root binding: only the root goes to the asserting workload, never the hops or the bearer key. */
+    /**
+     * Root binding: only the root goes to the asserting workload, never the hops or the bearer key.
+     * The proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
+     * sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid.
+     */
     private void introspect(String root, Delegation delegation) {
-        OAuthProof answer;
         try {
-            answer = metrics.time(MODE, Operation.INTROSPECT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                    .post("/anon-mode/introspect", new AnonModeIntrospectRequest(root), OAuthProof.class));
+            hop.proofs()
+                    .introspect(root, delegation, idpKeys, metrics, offered -> clients.client(MODE, Role.ASSERTING_WL)
+                            .post(
+                                    "/anon-mode/introspect",
+                                    new AnonModeIntrospectRequest(root, offered),
+                                    IntrospectionAnswer.class));
         } catch (AssertionException e) {
             if (e.code() == ErrorCode.NOT_FOUND) {
                 throw new AssertionException(
@@ -102,11 +109,6 @@ public class AnonModeTargetController {
             }
             throw e;
         }
-        // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
-        // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
-        boolean memoHit =
-                metrics.time(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation, idpKeys));
-        metrics.countProofMemo(MODE, memoHit);
     }
 
     /**

@@ -1,11 +1,9 @@
 package io.spiffeidt.targetwl.idmode;
 
-import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -16,6 +14,8 @@ import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
 import java.util.ArrayList;
@@ -85,17 +85,16 @@ public class IdModeTargetController {
         return verified;
     }
 
-    /** Asks the asserting workload about the root only (the path beyond it is none of its business). */
+    /**
+     * Asks the asserting workload about the root only (the path beyond it is none of its business).
+     * The proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
+     * sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid.
+     */
     private void introspect(VerifiedIdMode verified) {
         String root = hop.rootOf(verified.presentation().token());
-        OAuthProof answer = metrics.time(MODE, Operation.INTROSPECT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                .post("/id-mode/introspect", DocumentRequest.of(root), OAuthProof.class));
-        Delegation delegation = verified.result().delegation();
-        // the proof must show that the asserting workload holds an IdP-signed OAuth token of iss = dpa,
-        // sub = dpr; the IdP key is the one this workload resolves from the issuer's JWKS by kid
-        boolean memoHit =
-                metrics.time(MODE, Operation.ZKP_VERIFICATION, () -> hop.verifyProof(answer, delegation, idpKeys));
-        metrics.countProofMemo(MODE, memoHit);
+        hop.proofs().introspect(root, verified.result().delegation(), idpKeys, metrics, offered -> clients.client(
+                        MODE, Role.ASSERTING_WL)
+                .post("/id-mode/introspect", IntrospectRequest.of(root, offered), IntrospectionAnswer.class));
     }
 
     private List<String> path(VerifiedIdMode verified) {

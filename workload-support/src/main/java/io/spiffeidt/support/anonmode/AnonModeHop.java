@@ -2,6 +2,7 @@ package io.spiffeidt.support.anonmode;
 
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
@@ -18,6 +19,7 @@ import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.oauth.ProofCheck;
 import java.security.Provider;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +36,7 @@ import java.util.Optional;
  */
 public class AnonModeHop {
 
-    private volatile VerifiedProofs verifiedProofs = VerifiedProofs.none();
+    private final ProofCheck proofCheck;
 
     private final WorkloadIdentity identity;
     private final AnonModeSettings settings;
@@ -66,6 +68,7 @@ public class AnonModeHop {
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
         // that has RSA checks it
         this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
+        this.proofCheck = new ProofCheck(Mode.ANON_MODE, settings.profile(), settings.limits(), rsaProvider);
     }
 
     /** This workload's SPIFFE ID: the audience incoming tokens must name. */
@@ -113,12 +116,17 @@ public class AnonModeHop {
         return new AnonModeMinter(rootSettings, NonceSource.secureRandom()).mint(audience, dpa, dpr, notAfter);
     }
 
+    /** The check of introspection proofs for this mode. */
+    public ProofCheck proofs() {
+        return proofCheck;
+    }
+
     /**
      * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
      * verified in full).
      */
     public void useVerifiedProofs(VerifiedProofs memo) {
-        this.verifiedProofs = java.util.Objects.requireNonNull(memo, "memo");
+        proofs().useVerifiedProofs(memo);
     }
 
     /**
@@ -128,13 +136,6 @@ public class AnonModeHop {
      * @return whether the memo answered
      */
     public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        return proof.verify(
-                delegation.dpa(),
-                delegation.dpr(),
-                idpKeys,
-                settings.profile(),
-                settings.limits(),
-                rsaProvider,
-                verifiedProofs);
+        return proofs().verify(proof, delegation, idpKeys);
     }
 }

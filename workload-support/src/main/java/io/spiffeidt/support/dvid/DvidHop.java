@@ -3,6 +3,7 @@ package io.spiffeidt.support.dvid;
 import io.spiffeidt.core.CompactJws;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
@@ -16,6 +17,7 @@ import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.security.Provider;
 import java.time.Duration;
@@ -30,7 +32,7 @@ import java.time.Duration;
  */
 public class DvidHop {
 
-    private volatile VerifiedProofs verifiedProofs = VerifiedProofs.none();
+    private final ProofCheck proofCheck;
 
     private final WorkloadIdentity identity;
     private final Provider provider;
@@ -52,6 +54,7 @@ public class DvidHop {
                 limits,
                 timeRules,
                 DvidSettings.DEFAULT_ZKP_ROUNDS);
+        this.proofCheck = new ProofCheck(Mode.DVID, settings.profile(), settings.limits(), this.provider);
     }
 
     /** This workload's SPIFFE ID. */
@@ -92,12 +95,17 @@ public class DvidHop {
         return RemoteValidation.accept(answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
     }
 
+    /** The check of introspection proofs for this mode. */
+    public ProofCheck proofs() {
+        return proofCheck;
+    }
+
     /**
      * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
      * verified in full).
      */
     public void useVerifiedProofs(VerifiedProofs memo) {
-        this.verifiedProofs = java.util.Objects.requireNonNull(memo, "memo");
+        proofs().useVerifiedProofs(memo);
     }
 
     /**
@@ -107,14 +115,7 @@ public class DvidHop {
      * @return whether the memo answered
      */
     public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        return proof.verify(
-                delegation.dpa(),
-                delegation.dpr(),
-                idpKeys,
-                settings.profile(),
-                settings.limits(),
-                provider,
-                verifiedProofs);
+        return proofs().verify(proof, delegation, idpKeys);
     }
 
     /** Reads a DVID received from the asserting workload, for display; nothing is verified. */

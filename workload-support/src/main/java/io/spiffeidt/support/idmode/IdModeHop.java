@@ -25,6 +25,7 @@ import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.oauth.ProofCheck;
 import java.security.Provider;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +39,7 @@ import java.time.Instant;
  */
 public class IdModeHop {
 
-    private volatile VerifiedProofs verifiedProofs = VerifiedProofs.none();
+    private final ProofCheck proofCheck;
 
     private final WorkloadIdentity identity;
     private final Provider provider;
@@ -68,6 +69,7 @@ public class IdModeHop {
         // that has RSA checks it
         this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
         this.profile = profile;
+        this.proofCheck = new ProofCheck(Mode.ID_MODE, profile, limits, rsaProvider);
     }
 
     /** This workload's SPIFFE ID: the audience incoming tokens must name. */
@@ -133,12 +135,17 @@ public class IdModeHop {
         return parse(token).prefix(1);
     }
 
+    /** The check of introspection proofs for this mode. */
+    public ProofCheck proofs() {
+        return proofCheck;
+    }
+
     /**
      * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
      * verified in full).
      */
     public void useVerifiedProofs(VerifiedProofs memo) {
-        this.verifiedProofs = java.util.Objects.requireNonNull(memo, "memo");
+        proofs().useVerifiedProofs(memo);
     }
 
     /**
@@ -148,7 +155,7 @@ public class IdModeHop {
      * @return whether the memo answered
      */
     public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        return proof.verify(delegation.dpa(), delegation.dpr(), idpKeys, profile, limits, rsaProvider, verifiedProofs);
+        return proofs().verify(proof, delegation, idpKeys);
     }
 
     private IdModeArtifacts artifacts(String encoded) {

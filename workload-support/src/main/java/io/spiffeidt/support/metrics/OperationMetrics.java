@@ -110,15 +110,16 @@ public class OperationMetrics {
     }
 
     /**
-     * Counts one OAuth proof check at a verifier: {@code result} {@code hit} when the memo of verified
-     * proofs answered, {@code miss} when the proof was verified in full.
+     * Counts one OAuth proof check by how the memo of verified proofs answered: {@code miss}
+     * (verified in full), {@code hit} (the answer's proof verified before) or {@code unchanged} (the
+     * asserting workload answered "unchanged" and the held proof still verified; no proof shipped).
      */
-    public void countProofMemo(Mode mode, boolean hit) {
+    public void countProofMemo(Mode mode, String result) {
         Counter.builder(PROOF_MEMO)
-                .description(
-                        "OAuth proof checks answered by the memo of verified proofs (hit) or verified in full (miss)")
+                .description("OAuth proof checks: verified in full (miss), answered by the memo of verified proofs"
+                        + " (hit), or answered unchanged by introspection without the proof (unchanged)")
                 .tag("mode", mode.pathSegment())
-                .tag("result", hit ? "hit" : "miss")
+                .tag("result", result)
                 .register(registry)
                 .increment();
     }
