@@ -149,7 +149,7 @@ class AssertingWorkloadIT {
 
         assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
         assertThat(dvid.dpr()).isEqualTo("user0003");
-        dvidMtier.verifyProof(proof, dvid.result().delegation(), idp.idpKeys());
+        dvidMtier.proofs().verify(proof, dvid.result().delegation(), idp.idpKeys());
         assertThat(fromSubject.statusCode()).isEqualTo(403);
     }
 
@@ -198,7 +198,7 @@ class AssertingWorkloadIT {
                 OAuthProof.class);
 
         assertThat(atSubject.delegation().dpr()).isEqualTo("user0004");
-        anonTarget.verifyProof(proof, atSubject.delegation(), idp.idpKeys());
+        anonTarget.proofs().verify(proof, atSubject.delegation(), idp.idpKeys());
     }
 
     @Test

@@ -32,7 +32,7 @@ public class AnonModeAutoConfiguration {
             VerifiedProofs verifiedProofs,
             AnonModeProperties properties) {
         AnonModeHop hop = new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid());
-        hop.useVerifiedProofs(verifiedProofs);
+        hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }
 }

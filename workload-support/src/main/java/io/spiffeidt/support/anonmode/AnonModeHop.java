@@ -1,6 +1,5 @@
 package io.spiffeidt.support.anonmode;
 
-import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
@@ -13,9 +12,6 @@ import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
-import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
@@ -116,26 +112,11 @@ public class AnonModeHop {
         return new AnonModeMinter(rootSettings, NonceSource.secureRandom()).mint(audience, dpa, dpr, notAfter);
     }
 
-    /** The check of introspection proofs for this mode. */
+    /**
+     * The check of introspection proofs for this mode (a memo of verified proofs is set on it by the
+     * auto-configuration; none by default: every proof is verified in full).
+     */
     public ProofCheck proofs() {
         return proofCheck;
-    }
-
-    /**
-     * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
-     * verified in full).
-     */
-    public void useVerifiedProofs(VerifiedProofs memo) {
-        proofs().useVerifiedProofs(memo);
-    }
-
-    /**
-     * Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code
-     * dpr}; a proof verified before with the same inputs is taken from the memo.
-     *
-     * @return whether the memo answered
-     */
-    public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        return proofs().verify(proof, delegation, idpKeys);
     }
 }

@@ -29,7 +29,7 @@ public class DvidAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs) {
         DvidHop hop = new DvidHop(identity, provider, profile, limits, timeRules);
-        hop.useVerifiedProofs(verifiedProofs);
+        hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }
 }

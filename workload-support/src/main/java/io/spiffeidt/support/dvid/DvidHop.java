@@ -1,7 +1,6 @@
 package io.spiffeidt.support.dvid;
 
 import io.spiffeidt.core.CompactJws;
-import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
@@ -9,11 +8,8 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidSettings;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
@@ -95,27 +91,12 @@ public class DvidHop {
         return RemoteValidation.accept(answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
     }
 
-    /** The check of introspection proofs for this mode. */
+    /**
+     * The check of introspection proofs for this mode (a memo of verified proofs is set on it by the
+     * auto-configuration; none by default: every proof is verified in full).
+     */
     public ProofCheck proofs() {
         return proofCheck;
-    }
-
-    /**
-     * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
-     * verified in full).
-     */
-    public void useVerifiedProofs(VerifiedProofs memo) {
-        proofs().useVerifiedProofs(memo);
-    }
-
-    /**
-     * Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code
-     * dpr}; a proof verified before with the same inputs is taken from the memo.
-     *
-     * @return whether the memo answered
-     */
-    public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        return proofs().verify(proof, delegation, idpKeys);
     }
 
     /** Reads a DVID received from the asserting workload, for display; nothing is verified. */

@@ -29,7 +29,7 @@ public class IdModeAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs) {
         IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules);
-        hop.useVerifiedProofs(verifiedProofs);
+        hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }
 }

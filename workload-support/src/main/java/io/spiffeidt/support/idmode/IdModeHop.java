@@ -1,7 +1,6 @@
 package io.spiffeidt.support.idmode;
 
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
@@ -9,7 +8,6 @@ import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
@@ -19,8 +17,6 @@ import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
@@ -135,27 +131,12 @@ public class IdModeHop {
         return parse(token).prefix(1);
     }
 
-    /** The check of introspection proofs for this mode. */
+    /**
+     * The check of introspection proofs for this mode (a memo of verified proofs is set on it by the
+     * auto-configuration; none by default: every proof is verified in full).
+     */
     public ProofCheck proofs() {
         return proofCheck;
-    }
-
-    /**
-     * Uses {@code memo} for proofs this hop verified before (empty by default: every proof is
-     * verified in full).
-     */
-    public void useVerifiedProofs(VerifiedProofs memo) {
-        proofs().useVerifiedProofs(memo);
-    }
-
-    /**
-     * Checks that an introspection proof shows an IdP-signed OAuth token of {@code dpa} and {@code
-     * dpr}; a proof verified before with the same inputs is taken from the memo.
-     *
-     * @return whether the memo answered
-     */
-    public boolean verifyProof(OAuthProof proof, Delegation delegation, IdpKeyResolver idpKeys) {
-        return proofs().verify(proof, delegation, idpKeys);
     }
 
     private IdModeArtifacts artifacts(String encoded) {
