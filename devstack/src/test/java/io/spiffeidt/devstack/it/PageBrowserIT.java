@@ -26,12 +26,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -190,6 +192,53 @@ class PageBrowserIT extends EmbeddedStackIT {
         } finally {
             browser.manage().window().setSize(new Dimension(1280, 1800));
         }
+    }
+
+    @Test
+    @Order(3)
+    void pageWhenUsedWithTheKeyboardOnlyThenModeAndOperationReachableAndFocusVisible() {
+        loggedIn();
+        browser.navigate().refresh();
+        await().until(ExpectedConditions.visibilityOfElementLocated(By.id("app-view")));
+        Actions keys = new Actions(browser);
+
+        // Tab from the top of the page until a mode radio has the focus
+        WebElement focused = tabUntil(keys, e -> "mode".equals(e.getAttribute("name")));
+        assertThat(focused.getCssValue("outline-style")).as("focus ring").isNotEqualTo("none");
+        String before = checkedMode();
+        keys.sendKeys(Keys.ARROW_RIGHT).perform();
+        String after = checkedMode();
+        assertThat(after).isNotEqualTo(before);
+
+        tabUntil(keys, e -> "balance".equals(e.getAttribute("id")));
+        keys.sendKeys(Keys.ENTER).perform();
+        awaitDone("balance");
+        assertThat(text("status")).startsWith(modeName(after));
+        assertThat(text("balance-value")).matches("\\d+");
+    }
+
+    private static WebElement tabUntil(Actions keys, java.util.function.Predicate<WebElement> wanted) {
+        for (int i = 0; i < 40; i++) {
+            keys.sendKeys(Keys.TAB).perform();
+            WebElement active = browser.switchTo().activeElement();
+            if (wanted.test(active)) {
+                return active;
+            }
+        }
+        throw new AssertionError("not reachable with the Tab key");
+    }
+
+    private static String checkedMode() {
+        return browser.findElement(By.cssSelector("input[name='mode']:checked")).getAttribute("value");
+    }
+
+    private static String modeName(String mode) {
+        return switch (mode) {
+            case "dvid" -> "DVID";
+            case "id-mode" -> "ID-Mode";
+            case "anon-mode" -> "Anon-Mode";
+            default -> "LSVID";
+        };
     }
 
     @Test
