@@ -4,13 +4,16 @@
 # -XX:TieredStopAtLevel=1). One user, curl over a fresh connection to subject-wl per call (as the
 # thesis measured), WARMUP calls first, then N measured calls; prints p50 / p90 of curl's total time
 # (ms), the stack's start-up time and its resident memory after the run. Measure on a quiet machine.
+# Beside curl's figures, the same N calls from one client process over one kept-alive connection,
+# back to back (python3 http.client): curl spawns a process per call, and the stack's threads go idle
+# in between, which costs a few ms of wake-ups on a small machine; the difference is that cost.
 #
-#   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install)
-#   N=200 WARMUP=200 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
+#   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install; WARMUP=1500: four workloads share one JVM, and 200 calls left the JIT visibly cold)
+#   N=200 WARMUP=1500 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${N:-200}
-WARMUP=${WARMUP:-200}
+WARMUP=${WARMUP:-1500}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=(pooled thesis)
@@ -19,7 +22,7 @@ cp_file=devstack/target/e2e-classpath.txt
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 pct() { sort -n | awk -v p="$1" '{v[NR]=$1} END {i=int((NR*p+99)/100); if (i<1) i=1; printf "%.1f", v[i]*1000}'; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| profile | mode | balance p50 (ms) | p90 (ms) |\n|---|---|---|---|\n'
+printf '| profile | mode | curl p50 (ms) | curl p90 (ms) | back-to-back p50 (ms) | back-to-back p90 (ms) |\n|---|---|---|---|---|---|\n'
 for profile in "${profiles[@]}"; do
   sub=$(free_port); idp=$(free_port); log=$(mktemp)
   start=$(date +%s%N)
@@ -39,7 +42,24 @@ for profile in "${profiles[@]}"; do
     curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$sub/api/$mode/mint"
     for _ in $(seq "$WARMUP"); do curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "$url"; done
     times=$(for _ in $(seq "$N"); do curl -sf -o /dev/null -w '%{time_total}\n' -X POST -H "Authorization: Bearer $token" "$url"; done)
-    printf '| %s | %s | %s | %s |\n' "$profile" "$mode" "$(pct 50 <<<"$times")" "$(pct 90 <<<"$times")"
+    b2b=$(python3 - "$sub" "$mode" "$token" "$N" <<'PY'
+import http.client, sys, time
+port, mode, token, n = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+c = http.client.HTTPConnection("127.0.0.1", port)
+h = {"Authorization": "Bearer " + token}
+for i in range(2 * n):  # the first n warm the connection, the last n are measured
+    t = time.perf_counter()
+    c.request("POST", "/api/%s/balance" % mode, headers=h)
+    r = c.getresponse()
+    r.read()
+    if r.status != 200:
+        sys.exit("balance answered %d" % r.status)
+    if i >= n:
+        print("%.6f" % (time.perf_counter() - t))
+PY
+)
+    printf '| %s | %s | %s | %s | %s | %s |\n' "$profile" "$mode" "$(pct 50 <<<"$times")" "$(pct 90 <<<"$times")" \
+      "$(pct 50 <<<"$b2b")" "$(pct 90 <<<"$b2b")"
   done
   rss=$(awk '/VmRSS/ {print int($2/1024)}' /proc/$pid/status)
   echo "stack ($profile): up in ${up_ms} ms (JVM start to 'devstack is up'), RSS ${rss} MB after the run"
