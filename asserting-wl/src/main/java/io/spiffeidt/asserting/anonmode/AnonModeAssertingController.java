@@ -10,6 +10,7 @@ import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -24,6 +25,7 @@ import jakarta.validation.Valid;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.slf4j.Logger;
@@ -54,14 +56,18 @@ public class AnonModeAssertingController {
     private final IntrospectionStore<AnonModeIntrospectionEntry> store;
     private final OperationMetrics metrics;
     private final AnonModeAssertingProperties settings;
-    private final SecureRandom random = new SecureRandom();
+    private final SecureRandom random;
+    private final Provider rsaProvider;
 
     public AnonModeAssertingController(
             OAuthTokenVerifier oauthVerifier,
             AnonModeHop hop,
             IntrospectionStore<AnonModeIntrospectionEntry> store,
             OperationMetrics metrics,
-            AnonModeAssertingProperties settings) {
+            AnonModeAssertingProperties settings,
+            SignatureProvider crypto) {
+        this.random = crypto.secureRandom();
+        this.rsaProvider = crypto.rsaProvider();
         this.oauthVerifier = oauthVerifier;
         this.hop = hop;
         this.store = store;
@@ -129,7 +135,7 @@ public class AnonModeAssertingController {
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
-        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random, rsaProvider);
     }
 
     /** The root text's SHA-256 (base64url): the root itself is never a key of the store. */

@@ -15,6 +15,7 @@ import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -28,6 +29,7 @@ import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
+import java.security.Provider;
 import java.security.SecureRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +55,8 @@ public class DvidAssertingController {
     private final OperationMetrics metrics;
     private final AssertingProperties.Dvid settings;
     private final String jwks;
-    private final SecureRandom random = new SecureRandom();
+    private final SecureRandom random;
+    private final Provider rsaProvider;
 
     public DvidAssertingController(
             OAuthTokenVerifier oauthVerifier,
@@ -62,7 +65,10 @@ public class DvidAssertingController {
             IntrospectionStore<DvidIntrospectionEntry> store,
             OperationMetrics metrics,
             AssertingProperties properties,
-            DvidSigningKey key) {
+            DvidSigningKey key,
+            SignatureProvider crypto) {
+        this.random = crypto.secureRandom();
+        this.rsaProvider = crypto.rsaProvider();
         this.oauthVerifier = oauthVerifier;
         this.minter = minter;
         this.verifier = verifier;
@@ -132,6 +138,6 @@ public class DvidAssertingController {
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
-        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random, rsaProvider);
     }
 }

@@ -10,6 +10,7 @@ import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -22,6 +23,7 @@ import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
 import jakarta.validation.Valid;
+import java.security.Provider;
 import java.security.SecureRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,14 +49,18 @@ public class IdModeAssertingController {
     private final IntrospectionStore<IdModeIntrospectionEntry> store;
     private final OperationMetrics metrics;
     private final IdModeAssertingProperties settings;
-    private final SecureRandom random = new SecureRandom();
+    private final SecureRandom random;
+    private final Provider rsaProvider;
 
     public IdModeAssertingController(
             OAuthTokenVerifier oauthVerifier,
             IdModeHop hop,
             IntrospectionStore<IdModeIntrospectionEntry> store,
             OperationMetrics metrics,
-            IdModeAssertingProperties settings) {
+            IdModeAssertingProperties settings,
+            SignatureProvider crypto) {
+        this.random = crypto.secureRandom();
+        this.rsaProvider = crypto.rsaProvider();
         this.oauthVerifier = oauthVerifier;
         this.hop = hop;
         this.store = store;
@@ -121,6 +127,6 @@ public class IdModeAssertingController {
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
-        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random);
+        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random, rsaProvider);
     }
 }

@@ -73,7 +73,8 @@ public class DvidBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         p = Providers.of(provider, "RSA");
-        random = new SecureRandom();
+        // as the asserting workload (SignatureProvider.secureRandom): ACCP's DRBG with ACCP, else the JDK's
+        random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
         KeyPair dvidKey = gen.generateKeyPair();

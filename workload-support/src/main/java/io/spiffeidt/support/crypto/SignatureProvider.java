@@ -3,6 +3,7 @@ package io.spiffeidt.support.crypto;
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
+import java.security.SecureRandom;
 import java.security.Security;
 import java.security.Signature;
 import java.util.Objects;
@@ -109,6 +110,32 @@ public class SignatureProvider {
     /** Why this provider was chosen (for the start-up log line). */
     public String reason() {
         return reason;
+    }
+
+    /**
+     * The provider of RSA operations: the chosen one, or for {@link CryptoProviderChoice#SUN} the
+     * JDK provider that has {@code SHA256withRSA} (SunEC has no RSA). The OAuth proof's {@code x^e
+     * mod n} runs there.
+     */
+    public Provider rsaProvider() {
+        return signature("SHA256withRSA").getProvider();
+    }
+
+    /**
+     * A new source of randomness for secrets this workload makes (the proof's commitments): the
+     * Amazon Corretto provider's DRBG when that is the chosen provider (AWS-LC's CTR-DRBG, seeded by
+     * the operating system; several times faster than the JDK's NativePRNG for the proof's 20 KB),
+     * else the JDK's default {@link SecureRandom}.
+     */
+    public SecureRandom secureRandom() {
+        if (provider instanceof AmazonCorrettoCryptoProvider) {
+            try {
+                return SecureRandom.getInstance("DEFAULT", provider);
+            } catch (NoSuchAlgorithmException e) {
+                return new SecureRandom();
+            }
+        }
+        return new SecureRandom();
     }
 
     /**

@@ -115,4 +115,24 @@ class SignatureProviderTests {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("SHA256withNothing");
     }
+
+    @Test
+    void secureRandomWhenAccpThenItsDrbgElseTheJdkDefaultAndRsaFromAProviderThatHasIt() {
+        SignatureProvider accp = new SignatureProvider(CryptoProviderChoice.ACCP);
+        SignatureProvider sun = new SignatureProvider(CryptoProviderChoice.SUN);
+        SignatureProvider bc = new SignatureProvider(CryptoProviderChoice.BC);
+
+        assertThat(accp.secureRandom().getProvider()).isSameAs(accp.provider());
+        assertThat(accp.secureRandom()).isNotSameAs(accp.secureRandom());
+        assertThat(sun.secureRandom().getProvider().getName())
+                .isNotEqualTo(accp.provider().getName());
+        assertThat(bc.secureRandom().getProvider()).isNotSameAs(bc.provider());
+        byte[] a = new byte[32];
+        byte[] b = new byte[32];
+        accp.secureRandom().nextBytes(a);
+        accp.secureRandom().nextBytes(b);
+        assertThat(a).isNotEqualTo(b);
+        assertThat(accp.rsaProvider()).isSameAs(accp.provider());
+        assertThat(sun.rsaProvider().getName()).isEqualTo("SunRsaSign");
+    }
 }
