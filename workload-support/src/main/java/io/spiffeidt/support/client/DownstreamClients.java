@@ -68,6 +68,9 @@ import org.springframework.web.client.RestClient;
  */
 public class DownstreamClients implements Closeable {
 
+    /** The longest a pooled connection is used; then a new one (and a new handshake) is made. */
+    static final TimeValue CONNECTION_TIME_TO_LIVE = TimeValue.ofMinutes(1);
+
     private static final Logger log = LoggerFactory.getLogger(DownstreamClients.class);
 
     private final SpiffeIdtProperties properties;
@@ -304,6 +307,9 @@ public class DownstreamClients implements Closeable {
                         // a downstream that restarted closed its end: check a connection idle this long
                         // before reuse (a 1 ms read), rather than fail the next request on it
                         .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
+                        // no connection outlives this: the peer's certificate was checked at the handshake,
+                        // and the servers no longer close a connection after a number of requests
+                        .setTimeToLive(CONNECTION_TIME_TO_LIVE)
                         .build())
                 .build();
         HttpClientBuilder builder = HttpClients.custom()

@@ -13,7 +13,8 @@ import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 
 /**
  * Turns a Tomcat connector into a SPIFFE mTLS endpoint: TLS 1.3 only, the current SVID as server
- * certificate, a client SVID of the trust domain required. Not API.
+ * certificate, a client SVID of the trust domain required, no limit on the requests per kept-alive
+ * connection. Not API.
  *
  * <p>Thread safety: used once per connector at start-up.
  */
@@ -45,6 +46,11 @@ public final class SpiffeMtlsConnectorCustomizer implements TomcatConnectorCusto
         hostConfig.addCertificate(certificate);
         protocol.addSslHostConfig(hostConfig);
         protocol.setSSLEnabled(true);
+        // Tomcat closes a kept-alive connection after 100 requests by default: a pooled caller then
+        // pays a full mutual TLS handshake every hundred calls (about 1 % of requests, and a tenth of
+        // the CPU under load). The callers are authenticated workloads whose pools retire every
+        // connection after DownstreamClients' time to live instead.
+        protocol.setMaxKeepAliveRequests(-1);
         connector.setScheme("https");
         connector.setSecure(true);
     }

@@ -133,6 +133,15 @@ class DownstreamClientsIT {
     }
 
     @Test
+    void verifyWhenPooledAndHundredsOfRequestsThenStillOneConnectionAndOneHandshake() {
+        // Tomcat's default closes a kept-alive connection after 100 requests; the mTLS connector lifts it
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        assertThat(remotePorts(client, 250)).hasSize(1);
+        assertThat(handshakes(ConnectionStrategy.POOLED)).isEqualTo(1);
+    }
+
+    @Test
     void verifyWhenNonPooledThenNewConnectionAndHandshakePerRequest() {
         DownstreamClient client = client(ConnectionStrategy.NON_POOLED);
 
