@@ -107,6 +107,7 @@ public final class RsaSignatureProof {
         if (s.signum() == 0 || s.compareTo(n) >= 0 || !pow.apply(s).equals(m)) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, "the witness is not a valid signature of msg");
         }
+        BarrettModulus mod = new BarrettModulus(n);
         List<BigInteger> r = new ArrayList<>(rounds);
         List<BigInteger> c = new ArrayList<>(rounds);
         BigInteger product;
@@ -118,13 +119,13 @@ public final class RsaSignatureProof {
                 BigInteger ri = randomNonZero(n, random);
                 r.add(ri);
                 c.add(pow.apply(ri));
-                product = product.multiply(ri).mod(n);
+                product = mod.multiply(product, ri);
             }
         } while (!product.gcd(n).equals(BigInteger.ONE));
         byte[] d = challenge(c);
         List<BigInteger> p = new ArrayList<>(rounds);
         for (int i = 0; i < rounds; i++) {
-            p.add(bit(d, i) ? s.multiply(r.get(i)).mod(n) : r.get(i));
+            p.add(bit(d, i) ? mod.multiply(s, r.get(i)) : r.get(i));
         }
         return new ZkProof(p, c);
     }
@@ -181,9 +182,10 @@ public final class RsaSignatureProof {
             inRange(proof.p().get(i), n, "p", i);
             inRange(proof.c().get(i), n, "c", i);
         }
+        BarrettModulus mod = new BarrettModulus(n);
         BigInteger product = BigInteger.ONE;
         for (BigInteger ci : proof.c()) {
-            product = product.multiply(ci).mod(n);
+            product = mod.multiply(product, ci);
         }
         if (!product.gcd(n).equals(BigInteger.ONE)) {
             throw new AssertionException(ErrorCode.BAD_PROOF, "degenerate commitment (shares a factor with n)");
@@ -193,7 +195,7 @@ public final class RsaSignatureProof {
         RsaPublicOperation pow = RsaPublicOperation.of(idpKey, provider);
         for (int i = 0; i < k; i++) {
             BigInteger ci = proof.c().get(i);
-            BigInteger expected = bit(d, i) ? m.multiply(ci).mod(n) : ci;
+            BigInteger expected = bit(d, i) ? mod.multiply(m, ci) : ci;
             if (!pow.apply(proof.p().get(i)).equals(expected)) {
                 throw new AssertionException(ErrorCode.BAD_PROOF, "round " + i + " does not verify");
             }
