@@ -40,6 +40,7 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.observation.ClientRequestObservationContext;
 import org.springframework.http.client.observation.DefaultClientRequestObservationConvention;
@@ -82,6 +83,10 @@ public class DownstreamClients implements Closeable {
     private final Map<String, DownstreamClient> clients = new ConcurrentHashMap<>();
     private final Map<String, RestClient> sharedTransports = new ConcurrentHashMap<>();
     private final Map<String, RotatingPool> pools = new ConcurrentHashMap<>();
+    /** Passes a request on unchanged; its presence makes RestClient buffer the body (see restClient). */
+    private static final ClientHttpRequestInterceptor WHOLE_BODY =
+            (request, body, execution) -> execution.execute(request, body);
+
     private final List<CloseableHttpClient> toClose = new CopyOnWriteArrayList<>();
 
     /**
@@ -335,6 +340,10 @@ public class DownstreamClients implements Closeable {
                 .clone()
                 .baseUrl(base)
                 .requestFactory(requestFactory(http))
+                // with an interceptor the body is serialised first and sent with its Content-Length in
+                // one go; streamed, it went chunked, and the closing chunk came in a later TLS record the
+                // downstream's worker had to wait for (one more poller wake-up per hop)
+                .requestInterceptor(WHOLE_BODY)
                 .observationConvention(new PoolingObservationConvention(strategy))
                 .build();
     }

@@ -47,6 +47,8 @@ public class TestController {
             out.put("remotePort", request.getRemotePort());
             out.put("sessionId", String.valueOf(request.getAttribute("jakarta.servlet.request.ssl_session_id")));
             out.put("body", body);
+            out.put("contentLength", request.getContentLengthLong());
+            out.put("transferEncoding", String.valueOf(request.getHeader("Transfer-Encoding")));
             return out;
         });
     }
