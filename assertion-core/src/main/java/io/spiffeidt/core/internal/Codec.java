@@ -43,22 +43,40 @@ public final class Codec {
             throw new AssertionException(ErrorCode.MALFORMED, "missing base64url value");
         }
         int n = text.length();
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            boolean ok =
-                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-            if (!ok) {
-                throw new AssertionException(ErrorCode.MALFORMED, "invalid base64url character");
-            }
+        // the URL decoder refuses every character outside the alphabet except the padding '='
+        if (text.indexOf('=') >= 0) {
+            throw new AssertionException(ErrorCode.MALFORMED, "invalid base64url character");
         }
         if (n % 4 == 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "invalid base64url length");
         }
-        byte[] out = URL_DECODER.decode(text);
-        if (!URL_ENCODER.encodeToString(out).equals(text)) {
+        byte[] out;
+        try {
+            out = URL_DECODER.decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new AssertionException(ErrorCode.MALFORMED, "invalid base64url character");
+        }
+        // canonical: the bits of the last character below the last whole byte are zero (the decoder
+        // ignores them, so two spellings would decode alike); checked here instead of encoding again
+        int unusedBits = n % 4 == 2 ? 0x0F : n % 4 == 3 ? 0x03 : 0;
+        if (unusedBits != 0 && (b64urlValue(text.charAt(n - 1)) & unusedBits) != 0) {
             throw new AssertionException(ErrorCode.MALFORMED, "non-canonical base64url");
         }
         return out;
+    }
+
+    /** The 6-bit value of a base64url alphabet character (the caller has checked it is one). */
+    private static int b64urlValue(char c) {
+        if (c >= 'A' && c <= 'Z') {
+            return c - 'A';
+        }
+        if (c >= 'a' && c <= 'z') {
+            return c - 'a' + 26;
+        }
+        if (c >= '0' && c <= '9') {
+            return c - '0' + 52;
+        }
+        return c == '-' ? 62 : 63;
     }
 
     /** std base64 with padding. */

@@ -133,11 +133,36 @@ public final class ServerTiming {
     }
 
     private static void append(StringBuilder sb, Entry e) {
-        sb.append(e.name())
-                .append(";dur=")
-                .append(String.format(Locale.ROOT, "%.3f", e.durationMillis()))
-                .append(";start=")
-                .append(String.format(Locale.ROOT, "%.3f", e.startMillis()));
+        sb.append(e.name()).append(";dur=");
+        appendMillis(sb, e.durationMillis());
+        sb.append(";start=");
+        appendMillis(sb, e.startMillis());
+    }
+
+    /**
+     * Appends {@code millis} with three decimals (to the nearest microsecond), as {@code
+     * String.format(Locale.ROOT, "%.3f", millis)} writes it away from exact ties, without its cost (a
+     * formatter per number was about 5 % of a workload's CPU). A value that is not finite or beyond
+     * 10^12 ms is written as 0.000.
+     */
+    static void appendMillis(StringBuilder sb, double millis) {
+        if (!(Math.abs(millis) < 1e12)) {
+            sb.append("0.000");
+            return;
+        }
+        long micros = Math.round(Math.abs(millis) * 1000);
+        if (millis < 0 && micros != 0) {
+            sb.append('-');
+        }
+        sb.append(micros / 1000).append('.');
+        long fraction = micros % 1000;
+        if (fraction < 100) {
+            sb.append('0');
+        }
+        if (fraction < 10) {
+            sb.append('0');
+        }
+        sb.append(fraction);
     }
 
     /**

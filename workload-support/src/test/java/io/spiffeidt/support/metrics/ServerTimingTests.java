@@ -3,6 +3,8 @@ package io.spiffeidt.support.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +13,40 @@ class ServerTimingTests {
     @AfterEach
     void unbind() {
         ServerTiming.end();
+    }
+
+    @Test
+    void appendMillisWhenFiniteThenAsFormatWithThreeDecimals() {
+        Random random = new Random(3);
+        for (int i = 0; i < 100_000; i++) {
+            // whole microseconds plus a third of one: never an exact tie
+            double millis = (random.nextInt(100_000_000) + 0.3) / 1000;
+            if (i % 3 == 0) {
+                millis = -millis;
+            }
+            StringBuilder sb = new StringBuilder();
+            ServerTiming.appendMillis(sb, millis);
+            assertThat(sb).as("%s", millis).hasToString(String.format(Locale.ROOT, "%.3f", millis));
+        }
+    }
+
+    @Test
+    void appendMillisWhenEdgesThenPlainDecimals() {
+        assertThat(appended(0)).isEqualTo("0.000");
+        assertThat(appended(1.5)).isEqualTo("1.500");
+        assertThat(appended(0.0004)).isEqualTo("0.000");
+        assertThat(appended(-0.0004)).isEqualTo("0.000");
+        assertThat(appended(0.0996)).isEqualTo("0.100");
+        assertThat(appended(123456.789)).isEqualTo("123456.789");
+        assertThat(appended(Double.NaN)).isEqualTo("0.000");
+        assertThat(appended(Double.POSITIVE_INFINITY)).isEqualTo("0.000");
+        assertThat(appended(1e300)).isEqualTo("0.000");
+    }
+
+    private static String appended(double millis) {
+        StringBuilder sb = new StringBuilder();
+        ServerTiming.appendMillis(sb, millis);
+        return sb.toString();
     }
 
     @Test

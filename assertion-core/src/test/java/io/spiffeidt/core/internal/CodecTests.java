@@ -1,0 +1,85 @@
+package io.spiffeidt.core.internal;
+
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import java.util.Base64;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CodecTests {
+
+    private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    /** The rule as first written: alphabet only, no length ≡ 1 (mod 4), and encoding back gives the same text. */
+    private static boolean acceptedByDefinition(String text) {
+        for (char c : text.toCharArray()) {
+            if (ALPHABET.indexOf(c) < 0) {
+                return false;
+            }
+        }
+        if (text.length() % 4 == 1) {
+            return false;
+        }
+        byte[] decoded = Base64.getUrlDecoder().decode(text);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(decoded).equals(text);
+    }
+
+    private static boolean accepted(String text) {
+        try {
+            Codec.fromB64url(text);
+            return true;
+        } catch (AssertionException e) {
+            assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED);
+            return false;
+        }
+    }
+
+    @Test
+    void fromB64urlWhenAnyShortTextThenAcceptsExactlyWhatTheDefinitionAccepts() {
+        Random random = new Random(42);
+        String chars = ALPHABET + "=+/ .\n\u00e9\u20ac";
+        int acceptedCount = 0;
+        for (int i = 0; i < 200_000; i++) {
+            int length = random.nextInt(9);
+            StringBuilder sb = new StringBuilder();
+            for (int j = 0; j < length; j++) {
+                // mostly alphabet, so that both answers occur often
+                sb.append(
+                        random.nextInt(10) == 0
+                                ? chars.charAt(random.nextInt(chars.length()))
+                                : ALPHABET.charAt(random.nextInt(64)));
+            }
+            String text = sb.toString();
+            boolean expected = acceptedByDefinition(text);
+            assertThat(accepted(text)).as("'%s'", text).isEqualTo(expected);
+            acceptedCount += expected ? 1 : 0;
+        }
+        assertThat(acceptedCount).isBetween(20_000, 180_000);
+    }
+
+    @Test
+    void fromB64urlWhenEncodedBytesThenSameBytes() {
+        Random random = new Random(7);
+        for (int length = 0; length < 70; length++) {
+            byte[] data = new byte[length];
+            random.nextBytes(data);
+            assertThat(Codec.fromB64url(Codec.b64url(data))).isEqualTo(data);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"QR", "QUF", "QQ==", "QQ", "Q", "QUJD+A", "QUJD/A", "QU JD", "QUJDé"})
+    void fromB64urlWhenNonCanonicalPaddedOrOutsideTheAlphabetThenMalformed(String text) {
+        // "QQ" is the one canonical spelling here: 'Q' then 'Q' = 0b010000 with its low 4 bits zero
+        if (text.equals("QQ")) {
+            assertThat(Codec.fromB64url(text)).containsExactly('A');
+            return;
+        }
+        assertThatAssertion(() -> Codec.fromB64url(text)).hasCode(ErrorCode.MALFORMED);
+    }
+}
