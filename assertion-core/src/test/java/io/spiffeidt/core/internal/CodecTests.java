@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,23 @@ class CodecTests {
             byte[] data = new byte[length];
             random.nextBytes(data);
             assertThat(Codec.fromB64url(Codec.b64url(data))).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void utf8WhenAsciiOrValidUtf8ThenTextElseMalformed() {
+        assertThat(Codec.utf8("{\"a\":1}".getBytes(StandardCharsets.UTF_8))).isEqualTo("{\"a\":1}");
+        assertThat(Codec.utf8(new byte[0])).isEmpty();
+        assertThat(Codec.utf8("caf\u00e9 \u20ac \ud83d\ude00".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo("caf\u00e9 \u20ac \ud83d\ude00");
+        // a lone continuation byte, a truncated sequence, an overlong '/', an encoded surrogate
+        for (byte[] bad : new byte[][] {
+            {'a', (byte) 0x80},
+            {(byte) 0xE2, (byte) 0x82},
+            {(byte) 0xC0, (byte) 0xAF},
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}
+        }) {
+            assertThatAssertion(() -> Codec.utf8(bad)).hasCode(ErrorCode.MALFORMED);
         }
     }
 
