@@ -2,18 +2,21 @@
 # Sequential end-to-end latency of `balance`, per mode and pooling profile, on the embedded stack
 # started here in its own JVM with a normally optimising JIT (not spring-boot:run, which passes
 # -XX:TieredStopAtLevel=1). One user, curl over a fresh connection to subject-wl per call (as the
-# thesis measured), WARMUP calls first, then N measured calls; prints p50 / p90 of curl's total time
+# thesis measured): per mode, WARMUP_SECONDS of back-to-back calls and WARMUP curl calls first (four
+# workloads share one JVM, and on a 2-core machine its C2 compiler kept one core busy for about a
+# minute of load per mode), then N measured calls; prints p50 / p90 of curl's total time
 # (ms), the stack's start-up time and its resident memory after the run. Measure on a quiet machine.
 # Beside curl's figures, the same N calls from one client process over one kept-alive connection,
 # back to back (python3 http.client): curl spawns a process per call, and the stack's threads go idle
 # in between, which costs a few ms of wake-ups on a small machine; the difference is that cost.
 #
-#   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install; WARMUP=1500: four workloads share one JVM, and 200 calls left the JIT visibly cold)
-#   N=200 WARMUP=1500 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
+#   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install)
+#   N=200 WARMUP=300 WARMUP_SECONDS=60 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${N:-200}
-WARMUP=${WARMUP:-1500}
+WARMUP=${WARMUP:-300}
+WARMUP_SECONDS=${WARMUP_SECONDS:-60}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=(pooled thesis)
@@ -40,6 +43,18 @@ for profile in "${profiles[@]}"; do
   for mode in $MODES; do
     url="http://127.0.0.1:$sub/api/$mode/balance"
     curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$sub/api/$mode/mint"
+    python3 - "$sub" "$mode" "$token" "$WARMUP_SECONDS" <<'PY'
+import http.client, sys, time
+port, mode, token, seconds = int(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
+c = http.client.HTTPConnection("127.0.0.1", port)
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    c.request("POST", "/api/%s/balance" % mode, headers={"Authorization": "Bearer " + token})
+    r = c.getresponse()
+    r.read()
+    if r.status != 200:
+        sys.exit("balance answered %d" % r.status)
+PY
     for _ in $(seq "$WARMUP"); do curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "$url"; done
     times=$(for _ in $(seq "$N"); do curl -sf -o /dev/null -w '%{time_total}\n' -X POST -H "Authorization: Bearer $token" "$url"; done)
     b2b=$(python3 - "$sub" "$mode" "$token" "$N" <<'PY'
