@@ -107,21 +107,17 @@ public final class RsaSignatureProof {
         if (s.signum() == 0 || s.compareTo(n) >= 0 || !pow.apply(s).equals(m)) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, "the witness is not a valid signature of msg");
         }
+        // No unit check here: an r_i sharing a factor with n would be a factor of n found by chance
+        // (for an RSA modulus, probability about 2^-1000 per draw); the verifier's check would reject
+        // such a proof, so it fails closed without this side spending a gcd on every proof.
         BarrettModulus mod = new BarrettModulus(n);
         List<BigInteger> r = new ArrayList<>(rounds);
         List<BigInteger> c = new ArrayList<>(rounds);
-        BigInteger product;
-        do { // every r_i is a unit iff their product is; a non-unit means a factor of n was hit: draw again
-            r.clear();
-            c.clear();
-            product = BigInteger.ONE;
-            for (int i = 0; i < rounds; i++) {
-                BigInteger ri = randomNonZero(n, random);
-                r.add(ri);
-                c.add(pow.apply(ri));
-                product = mod.multiply(product, ri);
-            }
-        } while (!product.gcd(n).equals(BigInteger.ONE));
+        for (int i = 0; i < rounds; i++) {
+            BigInteger ri = randomNonZero(n, random);
+            r.add(ri);
+            c.add(pow.apply(ri));
+        }
         byte[] d = challenge(c);
         List<BigInteger> p = new ArrayList<>(rounds);
         for (int i = 0; i < rounds; i++) {
@@ -229,7 +225,9 @@ public final class RsaSignatureProof {
     static byte[] challenge(List<BigInteger> commitments) {
         MessageDigest digest = sha256();
         for (BigInteger ci : commitments) {
-            digest.update(unsignedBytes(ci));
+            byte[] b = ci.toByteArray(); // two's complement: a leading 0x00 only as the sign byte
+            int from = b.length > 1 && b[0] == 0 ? 1 : 0;
+            digest.update(b, from, b.length - from);
         }
         return digest.digest();
     }
@@ -237,16 +235,6 @@ public final class RsaSignatureProof {
     /** Bit {@code i} of {@code d}, the most significant bit of {@code d[0]} first. */
     static boolean bit(byte[] d, int i) {
         return ((d[i / 8] >> (7 - (i % 8))) & 1) == 1;
-    }
-
-    private static byte[] unsignedBytes(BigInteger v) {
-        byte[] b = v.toByteArray();
-        if (b.length > 1 && b[0] == 0) {
-            byte[] out = new byte[b.length - 1];
-            System.arraycopy(b, 1, out, 0, out.length);
-            return out;
-        }
-        return b;
     }
 
     private static void inRange(BigInteger v, BigInteger n, String name, int i) {

@@ -54,7 +54,8 @@ public class ZkpBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         p = Providers.of(provider, "RSA");
-        random = new SecureRandom();
+        // the commitments' randomness from where the workload takes it (SignatureProvider.secureRandom)
+        random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
         KeyPair idp = gen.generateKeyPair();
