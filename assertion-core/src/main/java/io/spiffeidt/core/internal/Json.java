@@ -285,7 +285,21 @@ public final class Json {
 
         String string() {
             pos++;
-            StringBuilder sb = new StringBuilder();
+            int start = pos;
+            int end = s.length();
+            while (pos < end) { // a string without escapes (base64, names, URIs) is one substring
+                char c = s.charAt(pos);
+                if (c == '"') {
+                    pos++;
+                    return s.substring(start, pos - 1);
+                }
+                if (c == '\\' || c < 0x20) {
+                    break;
+                }
+                pos++;
+            }
+            // an escape, a control character or no closing quote ahead: character by character from here
+            StringBuilder sb = new StringBuilder(pos - start + 16).append(s, start, pos);
             while (true) {
                 if (pos >= s.length()) {
                     throw error("unterminated string");

@@ -8,8 +8,10 @@ import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class JsonTests {
@@ -35,10 +37,47 @@ class JsonTests {
                 "{'a':1}",
                 "[1,]",
                 "",
-                "{\"a\":-}"
+                "{\"a\":-}",
+                "{\"a\":\"abc",
+                "{\"a\":\"abc\\",
+                "{\"a\":\"ab\\nc",
+                "{\"a\":\"abc\u001fd\"}",
+                "{\"a\":\"abc\\q\"}"
             })
     void parseWhenInvalidThenMalformed(String text) {
         assertThatAssertion(() -> Json.parse(text)).hasCode(ErrorCode.MALFORMED);
+    }
+
+    static Stream<String> strings() {
+        return Stream.of(
+                "",
+                "abc",
+                "a\"b",
+                "\\",
+                "ab\\",
+                "ab\ncd\t",
+                "\u0000x",
+                "é€😀",
+                "\u2028<>&",
+                "a/b",
+                "x".repeat(5000) + "\"y");
+    }
+
+    @ParameterizedTest
+    @MethodSource("strings")
+    void parseWhenStringWrittenThenSameStringWhereverItsEscapesAre(String value) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(value, value);
+        m.put("after", 1);
+        Map<String, Object> back = Json.parseObject(Json.write(m));
+        assertThat(back.keySet()).containsExactly(value, "after");
+        assertThat(back.get(value)).isEqualTo(value);
+        assertThat(back.get("after")).isEqualTo(BigInteger.ONE);
+    }
+
+    @Test
+    void parseWhenEscapesAfterAPlainPrefixThenDecoded() {
+        assertThat(Json.parse("[\"plain\",\"pre\\u0041\\\"\\/post\"]")).isEqualTo(List.of("plain", "preA\"/post"));
     }
 
     @Test
