@@ -59,14 +59,17 @@ public final class Codec {
         // canonical: the bits of the last character below the last whole byte are zero (the decoder
         // ignores them, so two spellings would decode alike); checked here instead of encoding again
         int unusedBits = n % 4 == 2 ? 0x0F : n % 4 == 3 ? 0x03 : 0;
-        if (unusedBits != 0 && (b64urlValue(text.charAt(n - 1)) & unusedBits) != 0) {
+        if (unusedBits != 0 && (b64Value(text.charAt(n - 1)) & unusedBits) != 0) {
             throw new AssertionException(ErrorCode.MALFORMED, "non-canonical base64url");
         }
         return out;
     }
 
-    /** The 6-bit value of a base64url alphabet character (the caller has checked it is one). */
-    private static int b64urlValue(char c) {
+    /**
+     * The 6-bit value of a base64 or base64url alphabet character (the caller has checked it is one
+     * of the alphabet it decodes).
+     */
+    private static int b64Value(char c) {
         if (c >= 'A' && c <= 'Z') {
             return c - 'A';
         }
@@ -76,7 +79,7 @@ public final class Codec {
         if (c >= '0' && c <= '9') {
             return c - '0' + 52;
         }
-        return c == '-' ? 62 : 63;
+        return c == '-' || c == '+' ? 62 : 63;
     }
 
     /** std base64 with padding. */
@@ -99,7 +102,12 @@ public final class Codec {
         } catch (IllegalArgumentException e) {
             throw new AssertionException(ErrorCode.MALFORMED, "invalid base64");
         }
-        if (!STD_ENCODER.encodeToString(out).equals(text)) {
+        // canonical: the padded quantum's last character has zero bits below its last whole byte (the
+        // decoder accepts only "xx==", "xxx=" or no padding, and ignores those bits)
+        int n = text.length();
+        int pad = n == 0 || text.charAt(n - 1) != '=' ? 0 : text.charAt(n - 2) == '=' ? 2 : 1;
+        int unusedBits = pad == 2 ? 0x0F : pad == 1 ? 0x03 : 0;
+        if (unusedBits != 0 && (b64Value(text.charAt(n - 1 - pad)) & unusedBits) != 0) {
             throw new AssertionException(ErrorCode.MALFORMED, "non-canonical base64");
         }
         return out;

@@ -63,6 +63,69 @@ class CodecTests {
         assertThat(acceptedCount).isBetween(20_000, 180_000);
     }
 
+    /** The std rule as first written: length ≡ 0 (mod 4), the decoder takes it, and encoding back gives the same text. */
+    private static boolean stdAcceptedByDefinition(String text) {
+        if (text.length() % 4 != 0) {
+            return false;
+        }
+        try {
+            return Base64.getEncoder()
+                    .encodeToString(Base64.getDecoder().decode(text))
+                    .equals(text);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static boolean stdAccepted(String text) {
+        try {
+            Codec.fromB64std(text);
+            return true;
+        } catch (AssertionException e) {
+            assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED);
+            return false;
+        }
+    }
+
+    @Test
+    void fromB64stdWhenAnyShortTextThenAcceptsExactlyWhatTheDefinitionAccepts() {
+        Random random = new Random(43);
+        String std = ALPHABET.substring(0, 62) + "+/";
+        String chars = std + "-_ .\n\u00e9";
+        int acceptedCount = 0;
+        for (int i = 0; i < 200_000; i++) {
+            int length = random.nextInt(13);
+            StringBuilder sb = new StringBuilder();
+            for (int j = 0; j < length; j++) {
+                sb.append(
+                        random.nextInt(10) == 0
+                                ? chars.charAt(random.nextInt(chars.length()))
+                                : std.charAt(random.nextInt(64)));
+            }
+            // padding where it may stand, and where it may not
+            int pads = random.nextInt(4);
+            for (int j = 0; j < pads && j < sb.length(); j++) {
+                int at = random.nextInt(8) == 0 ? random.nextInt(sb.length()) : sb.length() - 1 - j;
+                sb.setCharAt(at, '=');
+            }
+            String text = sb.toString();
+            boolean expected = stdAcceptedByDefinition(text);
+            assertThat(stdAccepted(text)).as("'%s'", text).isEqualTo(expected);
+            acceptedCount += expected ? 1 : 0;
+        }
+        assertThat(acceptedCount).isBetween(10_000, 190_000);
+    }
+
+    @Test
+    void fromB64stdWhenEncodedBytesThenSameBytes() {
+        Random random = new Random(8);
+        for (int length = 0; length < 70; length++) {
+            byte[] data = new byte[length];
+            random.nextBytes(data);
+            assertThat(Codec.fromB64std(Codec.b64std(data))).isEqualTo(data);
+        }
+    }
+
     @Test
     void fromB64urlWhenEncodedBytesThenSameBytes() {
         Random random = new Random(7);
