@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +42,24 @@ class ServerTimingTests {
         assertThat(appended(Double.NaN)).isEqualTo("0.000");
         assertThat(appended(Double.POSITIVE_INFINITY)).isEqualTo("0.000");
         assertThat(appended(1e300)).isEqualTo("0.000");
+    }
+
+    @Test
+    void isNameWhenAnyCharacterThenAsTheTokenGrammarAsFirstWritten() {
+        Pattern token = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,200}");
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String one = String.valueOf((char) c);
+            assertThat(ServerTiming.isName(one))
+                    .as("U+%04X", c)
+                    .isEqualTo(token.matcher(one).matches());
+            String inside = "m-tier." + one + ".x";
+            assertThat(ServerTiming.isName(inside))
+                    .as("U+%04X inside", c)
+                    .isEqualTo(token.matcher(inside).matches());
+        }
+        assertThat(ServerTiming.isName("")).isFalse();
+        assertThat(ServerTiming.isName("a".repeat(200))).isTrue();
+        assertThat(ServerTiming.isName("a".repeat(201))).isFalse();
     }
 
     private static String appended(double millis) {
