@@ -2,6 +2,8 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.spiffeidt.devstack.DevStackSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,6 +55,24 @@ class ServerTimingIT extends EmbeddedStackIT {
                         "m-tier.target-wl.db_query");
         assertThat(deposit.headers().firstValue("Server-Timing").orElseThrow())
                 .containsPattern("m-tier\\.target-wl\\.db_query;dur=\\d+\\.\\d{3};start=\\d+\\.\\d{3}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"asserting-wl", "target-wl", "m-tier", "subject-wl"})
+    void observationsWhenWorkloadRunsThenHttpServerObservedAndSpringSecurityNot(String workload) {
+        ObservationRegistry registry = stack.context(workload).getBean(ObservationRegistry.class);
+
+        Observation security = Observation.start("spring.security.filterchains", registry);
+        Observation server = Observation.start("http.server.requests", registry);
+        security.stop();
+        server.stop();
+
+        assertThat(security.isNoop())
+                .as("spring.security observation of " + workload)
+                .isTrue();
+        assertThat(server.isNoop())
+                .as("http.server.requests observation of " + workload)
+                .isFalse();
     }
 
     @ParameterizedTest
