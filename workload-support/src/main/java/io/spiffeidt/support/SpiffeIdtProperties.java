@@ -65,7 +65,7 @@ public record SpiffeIdtProperties(
         endpoints = endpoints == null ? Map.of() : Map.copyOf(endpoints);
         workloadApi = workloadApi == null ? new WorkloadApi(null, null) : workloadApi;
         server = server == null ? new Server(true) : server;
-        pooling = pooling == null ? new Pooling(null, null, null, null, 64) : pooling;
+        pooling = pooling == null ? new Pooling(null, null, null, null, 64, null) : pooling;
         crypto = crypto == null ? new Crypto(null) : crypto;
         oauth = oauth == null ? new OAuth(null, null, null, null, null) : oauth;
         verification = verification == null ? new Verification(null, null, null, null, null) : verification;
@@ -144,19 +144,26 @@ public record SpiffeIdtProperties(
      * @param connectTimeout TCP connect timeout (default 2 s)
      * @param responseTimeout response timeout (default 10 s)
      * @param maxConnections pool size per downstream (default 64)
+     * @param validateAfterInactivity a pooled connection idle longer than this is checked before reuse
+     *     (default 500 ms): the check is a read that waits 1 ms on a live connection, and finds one the
+     *     downstream closed (a restart, its idle timeout) instead of failing the next request on it; keep
+     *     it below the time a downstream takes to restart
      */
     public record Pooling(
             @DefaultValue("thesis") PoolingProfile profile,
             Map<String, ConnectionStrategy> overrides,
             @DefaultValue("2s") Duration connectTimeout,
             @DefaultValue("10s") Duration responseTimeout,
-            @DefaultValue("64") @Positive int maxConnections) {
+            @DefaultValue("64") @Positive int maxConnections,
+            @DefaultValue("500ms") Duration validateAfterInactivity) {
         /** Applies the defaults. */
         public Pooling {
             profile = profile == null ? PoolingProfile.THESIS : profile;
             overrides = overrides == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(overrides));
             connectTimeout = connectTimeout == null ? Duration.ofSeconds(2) : connectTimeout;
             responseTimeout = responseTimeout == null ? Duration.ofSeconds(10) : responseTimeout;
+            validateAfterInactivity =
+                    validateAfterInactivity == null ? Duration.ofMillis(500) : validateAfterInactivity;
         }
     }
 

@@ -310,8 +310,10 @@ public class DownstreamClients implements Closeable {
                         .setConnectTimeout(connect)
                         .setSocketTimeout(response)
                         // a downstream that restarted closed its end: check a connection idle this long
-                        // before reuse (a 1 ms read), rather than fail the next request on it
-                        .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
+                        // before reuse (a read that waits 1 ms on a live one), rather than fail the next
+                        // request on it; not much shorter, or every call at a few requests a second pays it
+                        .setValidateAfterInactivity(TimeValue.ofMilliseconds(
+                                pooling.validateAfterInactivity().toMillis()))
                         // no connection outlives this: the peer's certificate was checked at the handshake,
                         // and the servers no longer close a connection after a number of requests
                         .setTimeToLive(CONNECTION_TIME_TO_LIVE)

@@ -68,7 +68,8 @@ class DownstreamClientsIT {
                 Map.of(Role.TARGET_WL, URI.create("https://127.0.0.1:" + targetPort)),
                 null,
                 null,
-                new SpiffeIdtProperties.Pooling(profile, overrides, Duration.ofSeconds(2), Duration.ofSeconds(10), 8),
+                new SpiffeIdtProperties.Pooling(
+                        profile, overrides, Duration.ofSeconds(2), Duration.ofSeconds(10), 8, Duration.ofSeconds(2)),
                 null,
                 null,
                 null);

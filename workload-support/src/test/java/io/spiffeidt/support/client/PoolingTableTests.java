@@ -134,7 +134,8 @@ class PoolingTableTests {
                         Map.of("anon-mode.asserting-wl", ConnectionStrategy.NON_POOLED),
                         null,
                         null,
-                        4),
+                        4,
+                        null),
                 null,
                 null,
                 null);

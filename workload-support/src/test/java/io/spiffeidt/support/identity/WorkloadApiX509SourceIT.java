@@ -83,7 +83,7 @@ class WorkloadApiX509SourceIT {
                     Map.of(Role.TARGET_WL, server.uri()),
                     null,
                     null,
-                    new SpiffeIdtProperties.Pooling(PoolingProfile.FRESH_SOURCE, null, null, null, 4),
+                    new SpiffeIdtProperties.Pooling(PoolingProfile.FRESH_SOURCE, null, null, null, 4, null),
                     null,
                     null,
                     null);
