@@ -23,6 +23,7 @@ import java.security.Signature;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -163,6 +164,39 @@ class RsaSignatureProofTests {
     void verifyWhenCommitmentSharesAFactorWithTheModulusThenBadProof() {
         BigInteger prime = ((RSAPrivateCrtKey) ZkpTestSupport.idpKeyPair().getPrivate()).getPrimeP();
         assertCode(withC(c -> set(c, 2, prime)), MSG, VerificationProfile.ORIGINAL_COMPATIBLE, ErrorCode.BAD_PROOF);
+    }
+
+    @Test
+    void verifyWhenEveryRoundHoldsButOneCommitmentSharesAFactorThenUnitCheckRejects() {
+        BigInteger prime = ((RSAPrivateCrtKey) ZkpTestSupport.idpKeyPair().getPrivate()).getPrimeP();
+        ZkProof proof = RsaSignatureProof.prove(MSG, SIG, KEY, 80, drawingAt(2, prime));
+        // a draw rejected as >= n shifts which round gets the value, so look at every commitment
+        assertThat(proof.c()).anyMatch(c -> !c.gcd(KEY.getModulus()).equals(BigInteger.ONE));
+        for (VerificationProfile profile : VerificationProfile.values()) {
+            assertThatAssertion(() -> RsaSignatureProof.verify(proof, MSG, KEY, profile, LIMITS))
+                    .hasCode(ErrorCode.BAD_PROOF)
+                    .hasMessageContaining("degenerate commitment");
+        }
+    }
+
+    /** A random source whose draw number {@code index} is {@code value} (a full-width draw of n's size). */
+    private static SecureRandom drawingAt(int index, BigInteger value) {
+        int size = (KEY.getModulus().bitLength() + 7) / 8;
+        return new SecureRandom() {
+            private int draws;
+
+            @Override
+            public void nextBytes(byte[] bytes) {
+                if (draws++ == index && bytes.length == size) {
+                    byte[] v = value.toByteArray();
+                    Arrays.fill(bytes, (byte) 0);
+                    int from = v.length > size ? v.length - size : 0;
+                    System.arraycopy(v, from, bytes, size - (v.length - from), v.length - from);
+                } else {
+                    super.nextBytes(bytes);
+                }
+            }
+        };
     }
 
     @Test
