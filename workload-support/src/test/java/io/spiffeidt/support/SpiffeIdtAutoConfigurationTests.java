@@ -213,6 +213,26 @@ class SpiffeIdtAutoConfigurationTests {
     }
 
     @Test
+    void oauthTokenVerifierWhenThesisProfileOrDisabledThenRemembersNothingElseRemembers() {
+        runner.withPropertyValues("spiffeidt.pooling.profile=thesis").run(context -> assertThat(
+                        context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                .isFalse());
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.token-memo.enabled=false")
+                .run(context -> assertThat(
+                                context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                        .isFalse());
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.oauth.jwks-cache=none")
+                .run(context -> assertThat(
+                                context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                        .isFalse());
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled").run(context -> assertThat(
+                        context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                .isTrue());
+        runner.withPropertyValues("spiffeidt.token-memo.max-entries=-1")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
     void verifyWhenCryptoProviderConfiguredThenUsed() {
         runner.withPropertyValues("spiffeidt.crypto.provider=bc").run(context -> assertThat(
                         context.getBean(SignatureProvider.class).name())

@@ -3,12 +3,15 @@ package io.spiffeidt.support.oauth;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.TokenMemoProperties;
+import io.spiffeidt.support.client.PoolingProfile;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** OAuth access token verification against the issuers of {@code spiffeidt.oauth}. */
@@ -18,22 +21,31 @@ import org.springframework.context.annotation.Bean;
             CryptoAutoConfiguration.class,
             OperationMetricsAutoConfiguration.class
         })
+@EnableConfigurationProperties(TokenMemoProperties.class)
 public class OAuthAutoConfiguration {
 
-    /** OAuth access token verification against the configured issuers. */
+    /**
+     * OAuth access token verification against the configured issuers, with the memo of verified
+     * tokens of {@code spiffeidt.token-memo} (none under the {@code thesis} pooling profile: every
+     * request verifies its token as the original did).
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public OAuthTokenVerifier oauthTokenVerifier(
             SpiffeIdtProperties properties,
+            TokenMemoProperties memo,
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics) {
+        boolean on = memo.enabled() && properties.pooling().profile() != PoolingProfile.THESIS;
         return new OAuthTokenVerifier(
                 properties.oauth(),
                 timeRules,
                 signatureProvider,
                 metrics,
                 properties.pooling().connectTimeout(),
-                properties.pooling().responseTimeout());
+                properties.pooling().responseTimeout(),
+                on ? memo.maxEntries() : 0,
+                memo.ttl());
     }
 }

@@ -85,7 +85,8 @@ import org.slf4j.LoggerFactory;
  *
  * Every failure but an unreachable IdP is an {@link InvalidAccessTokenException} (RFC 6750 {@code
  * invalid_token}). The whole verification is timed as {@code oauth_verify}. Nothing here logs or
- * returns the token.
+ * returns the token. With a memo ({@link VerifiedTokens}, {@code spiffeidt.token-memo}), a token that
+ * verified is answered from the memo by its exact text for a bounded time.
  *
  * <p>Thread safety: thread safe; JWKS sources and processors are created lazily per issuer and
  * shared.
@@ -112,8 +113,11 @@ public class OAuthTokenVerifier implements Closeable {
     private final Map<String, URL> jwksUrls = new ConcurrentHashMap<>();
     private final Map<String, JWKSource<Call>> sources = new ConcurrentHashMap<>();
     private final Map<String, DefaultJWTProcessor<Call>> processors = new ConcurrentHashMap<>();
+    private final VerifiedTokens memo;
 
     /**
+     * A verifier that verifies every token in full on every call (no memo of verified tokens).
+     *
      * @param settings issuers, cache mode
      * @param timeRules clock and skew
      * @param signatureProvider provider for RSA signature verification
@@ -128,6 +132,26 @@ public class OAuthTokenVerifier implements Closeable {
             OperationMetrics metrics,
             Duration connectTimeout,
             Duration readTimeout) {
+        this(settings, timeRules, signatureProvider, metrics, connectTimeout, readTimeout, 0, Duration.ZERO);
+    }
+
+    /**
+     * A verifier that remembers up to {@code memoEntries} verified tokens, each for at most {@code
+     * memoTtl}, the JWKS cache's TTL and the token's {@code exp} ({@link VerifiedTokens}); nothing when
+     * the JWKS is fetched on every call.
+     *
+     * @param memoEntries tokens remembered at most (0: every call verifies in full)
+     * @param memoTtl how long a verified token is remembered at most
+     */
+    public OAuthTokenVerifier(
+            SpiffeIdtProperties.OAuth settings,
+            TimeRules timeRules,
+            SignatureProvider signatureProvider,
+            OperationMetrics metrics,
+            Duration connectTimeout,
+            Duration readTimeout,
+            int memoEntries,
+            Duration memoTtl) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timeRules = Objects.requireNonNull(timeRules, "timeRules");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -139,6 +163,10 @@ public class OAuthTokenVerifier implements Closeable {
             byName.put(issuer.issuer(), issuer);
         }
         this.issuers = Map.copyOf(byName);
+        Objects.requireNonNull(memoTtl, "memoTtl");
+        boolean keysCached = settings.jwksCache() != JwksCacheMode.NONE;
+        Duration ttl = memoTtl.compareTo(settings.cacheTtl()) < 0 ? memoTtl : settings.cacheTtl();
+        this.memo = new VerifiedTokens(keysCached ? memoEntries : 0, ttl);
     }
 
     /**
@@ -152,7 +180,25 @@ public class OAuthTokenVerifier implements Closeable {
      * @throws AssertionException UPSTREAM_UNAVAILABLE when the IdP cannot be reached
      */
     public VerifiedOAuthToken verify(Mode mode, String accessToken) {
-        return metrics.time(mode, Operation.OAUTH_VERIFY, () -> doVerify(mode, accessToken));
+        return metrics.time(mode, Operation.OAUTH_VERIFY, () -> {
+            if (!memo.enabled() || accessToken == null || accessToken.length() > MAX_TOKEN_LENGTH) {
+                return doVerify(mode, accessToken);
+            }
+            VerifiedOAuthToken known = memo.get(accessToken, timeRules.now());
+            if (known != null) {
+                metrics.countTokenMemo(mode, "hit");
+                return known;
+            }
+            VerifiedOAuthToken verified = doVerify(mode, accessToken);
+            memo.remember(accessToken, verified, timeRules.now());
+            metrics.countTokenMemo(mode, "miss");
+            return verified;
+        });
+    }
+
+    /** Whether verified tokens are remembered ({@code spiffeidt.token-memo}). */
+    public boolean remembersTokens() {
+        return memo.enabled();
     }
 
     /**

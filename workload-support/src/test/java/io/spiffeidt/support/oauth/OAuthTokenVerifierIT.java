@@ -32,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,7 +56,23 @@ class OAuthTokenVerifierIT {
     private static RSAKey otherKey;
 
     private final Instant now = Instant.ofEpochSecond(Instant.now().getEpochSecond());
-    private final Clock clock = Clock.fixed(now, ZoneOffset.UTC);
+    private final AtomicReference<Instant> time = new AtomicReference<>(now);
+    private final Clock clock = new Clock() {
+        @Override
+        public Instant instant() {
+            return time.get();
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    };
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final List<OAuthTokenVerifier> verifiers = new ArrayList<>();
@@ -106,6 +124,21 @@ class OAuthTokenVerifierIT {
 
     private OAuthTokenVerifier verifier(
             JwksCacheMode mode, Duration cacheTtl, Duration refreshAhead, SpiffeIdtProperties.Issuer... issuers) {
+        return verifier(mode, cacheTtl, refreshAhead, 0, Duration.ZERO, issuers);
+    }
+
+    /** A verifier that remembers verified tokens (the memo of {@code spiffeidt.token-memo}). */
+    private OAuthTokenVerifier remembering(JwksCacheMode mode, Duration cacheTtl, Duration memoTtl) {
+        return verifier(mode, cacheTtl, Duration.ofSeconds(5), 4096, memoTtl);
+    }
+
+    private OAuthTokenVerifier verifier(
+            JwksCacheMode mode,
+            Duration cacheTtl,
+            Duration refreshAhead,
+            int memoEntries,
+            Duration memoTtl,
+            SpiffeIdtProperties.Issuer... issuers) {
         SpiffeIdtProperties.OAuth settings = new SpiffeIdtProperties.OAuth(
                 issuers.length == 0
                         ? List.of(new SpiffeIdtProperties.Issuer(issuer, null, "spiffeidt", true))
@@ -120,7 +153,9 @@ class OAuthTokenVerifierIT {
                 new SignatureProvider(CryptoProviderChoice.AUTO),
                 new OperationMetrics(registry),
                 Duration.ofSeconds(2),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                memoEntries,
+                memoTtl);
         verifiers.add(verifier);
         return verifier;
     }
@@ -528,5 +563,119 @@ class OAuthTokenVerifierIT {
                 .isInstanceOf(AssertionException.class)
                 .extracting(OAuthTokenVerifierIT::codeOf)
                 .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    private double memoCount(String result) {
+        return registry.find(OperationMetrics.TOKEN_MEMO).tags("mode", "dvid", "result", result).counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum();
+    }
+
+    @Test
+    void verifyWhenSameTokenAgainWithMemoThenAnsweredFromMemoWithTheSameResult() throws Exception {
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier =
+                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofMinutes(5), Duration.ofMinutes(1));
+
+        VerifiedOAuthToken first = verifier.verify(Mode.DVID, token);
+        VerifiedOAuthToken second = verifier.verify(Mode.DVID, new String(token.toCharArray()));
+
+        assertThat(verifier.remembersTokens()).isTrue();
+        assertThat(second).isEqualTo(first);
+        assertThat(memoCount("miss")).isEqualTo(1);
+        assertThat(memoCount("hit")).isEqualTo(1);
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("mode", "dvid", "operation", "jwks_fetch")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("mode", "dvid", "operation", "oauth_verify", "outcome", "success")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void verifyWhenMemoHoldsATokenThenTamperedAndForeignCopiesAreStillRejected() throws Exception {
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier =
+                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofMinutes(5), Duration.ofMinutes(1));
+        verifier.verify(Mode.DVID, token);
+        String[] parts = token.split("\\.");
+        String forged = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
+                        .replace("user0001", "user0002")
+                        .getBytes(StandardCharsets.UTF_8));
+        String foreign = sign(claims().build(), otherKey);
+
+        for (String bad : List.of(parts[0] + "." + forged + "." + parts[2], foreign, token + ".", "x" + token)) {
+            assertThatThrownBy(() -> verifier.verify(Mode.DVID, bad))
+                    .as(bad)
+                    .isInstanceOf(AssertionException.class)
+                    .extracting(OAuthTokenVerifierIT::codeOf)
+                    .isIn(ErrorCode.BAD_SIGNATURE, ErrorCode.MALFORMED);
+        }
+        assertThat(memoCount("hit")).isZero();
+    }
+
+    @Test
+    void verifyWhenRememberedTokenExpiresThenFullVerificationDecidesAndSaysExpired() throws Exception {
+        String token =
+                sign(claims().expirationTime(Date.from(now.plusSeconds(40))).build(), idpKey);
+        OAuthTokenVerifier verifier =
+                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofMinutes(5), Duration.ofMinutes(1));
+        verifier.verify(Mode.DVID, token);
+
+        time.set(now.plusSeconds(45)); // past exp, within the skew: verified in full again, accepted
+        assertThat(verifier.verify(Mode.DVID, token).subject()).isEqualTo("user0001");
+        time.set(now.plusSeconds(71)); // past exp and the skew
+        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
+                .isInstanceOf(AssertionException.class)
+                .extracting(OAuthTokenVerifierIT::codeOf)
+                .isEqualTo(ErrorCode.EXPIRED);
+        assertThat(memoCount("hit")).isZero();
+        assertThat(memoCount("miss")).isEqualTo(2);
+    }
+
+    @Test
+    void verifyWhenMemoTtlOrJwksCacheTtlPassesThenVerifiedInFullAgain() throws Exception {
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier =
+                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofMinutes(5), Duration.ofSeconds(20));
+        verifier.verify(Mode.DVID, token);
+        time.set(now.plusSeconds(19));
+        verifier.verify(Mode.DVID, token);
+        time.set(now.plusSeconds(20));
+        verifier.verify(Mode.DVID, token);
+        assertThat(memoCount("hit")).isEqualTo(1);
+        assertThat(memoCount("miss")).isEqualTo(2);
+
+        // the JWKS cache trusts a key for 15 s here: the memo trusts a token no longer than that
+        registry.clear();
+        time.set(now);
+        OAuthTokenVerifier shortKeys =
+                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofSeconds(15), Duration.ofMinutes(1));
+        shortKeys.verify(Mode.DVID, token);
+        time.set(now.plusSeconds(14));
+        shortKeys.verify(Mode.DVID, token);
+        time.set(now.plusSeconds(15));
+        shortKeys.verify(Mode.DVID, token);
+        assertThat(memoCount("hit")).isEqualTo(1);
+        assertThat(memoCount("miss")).isEqualTo(2);
+    }
+
+    @Test
+    void verifyWhenJwksFetchedOnEveryCallThenNoTokenIsRemembered() throws Exception {
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier = remembering(JwksCacheMode.NONE, Duration.ofMinutes(5), Duration.ofMinutes(1));
+
+        verifier.verify(Mode.DVID, token);
+        verifier.verify(Mode.DVID, token);
+
+        assertThat(verifier.remembersTokens()).isFalse();
+        assertThat(requestsTo("/jwks")).isEqualTo(2);
+        assertThat(memoCount("hit") + memoCount("miss")).isZero();
     }
 }
