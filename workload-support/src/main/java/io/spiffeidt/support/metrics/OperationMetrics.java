@@ -118,13 +118,12 @@ public class OperationMetrics {
      * asserting workload answered "unchanged" and the held proof still verified; no proof shipped).
      */
     public void countProofMemo(Mode mode, String result) {
-        Counter.builder(PROOF_MEMO)
-                .description("OAuth proof checks: verified in full (miss), answered by the memo of verified proofs"
-                        + " (hit), or answered unchanged by introspection without the proof (unchanged)")
-                .tag("mode", mode.pathSegment())
-                .tag("result", result)
-                .register(registry)
-                .increment();
+        countMemo(
+                PROOF_MEMO,
+                "OAuth proof checks: verified in full (miss), answered by the memo of verified proofs"
+                        + " (hit), or answered unchanged by introspection without the proof (unchanged)",
+                mode,
+                result);
     }
 
     /**
@@ -132,9 +131,17 @@ public class OperationMetrics {
      * (the exact token verified before, within its time) or {@code miss} (verified in full).
      */
     public void countTokenMemo(Mode mode, String result) {
-        Counter.builder(TOKEN_MEMO)
-                .description("OAuth access token verifications: verified in full (miss) or answered by the memo of"
-                        + " verified tokens (hit)")
+        countMemo(
+                TOKEN_MEMO,
+                "OAuth access token verifications: verified in full (miss) or answered by the memo of"
+                        + " verified tokens (hit)",
+                mode,
+                result);
+    }
+
+    private void countMemo(String name, String description, Mode mode, String result) {
+        Counter.builder(name)
+                .description(description)
                 .tag("mode", mode.pathSegment())
                 .tag("result", result)
                 .register(registry)

@@ -206,15 +206,9 @@ class OAuthTokenVerifierIT {
         assertThat(RSAKey.parse(verified.idpKeyJwk()).isPrivate()).isFalse();
         assertThat(verified.idpKeyJwk()).doesNotContain("\"d\"");
         assertThat(verified.toString()).doesNotContain(parts[1]);
-        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
-                        .tags("mode", "dvid", "operation", "oauth_verify", "outcome", "success")
-                        .timer()
-                        .count())
+        assertThat(timerCount("mode", "dvid", "operation", "oauth_verify", "outcome", "success"))
                 .isEqualTo(1);
-        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
-                        .tags("mode", "dvid", "operation", "jwks_fetch", "outcome", "success")
-                        .timer()
-                        .count())
+        assertThat(timerCount("mode", "dvid", "operation", "jwks_fetch", "outcome", "success"))
                 .isEqualTo(1);
     }
 
@@ -239,10 +233,7 @@ class OAuthTokenVerifierIT {
                 .extracting(OAuthTokenVerifierIT::codeOf)
                 .isEqualTo(ErrorCode.UNKNOWN_ISSUER);
         assertThat(requests).isEmpty();
-        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
-                        .tags("operation", "oauth_verify", "outcome", "UNKNOWN_ISSUER")
-                        .timer()
-                        .count())
+        assertThat(timerCount("operation", "oauth_verify", "outcome", "UNKNOWN_ISSUER"))
                 .isEqualTo(1);
     }
 
@@ -565,6 +556,10 @@ class OAuthTokenVerifierIT {
                 .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
+    private long timerCount(String... tags) {
+        return registry.get(OperationMetrics.OPERATION_TIMER).tags(tags).timer().count();
+    }
+
     private double memoCount(String result) {
         return registry.find(OperationMetrics.TOKEN_MEMO).tags("mode", "dvid", "result", result).counters().stream()
                 .mapToDouble(c -> c.count())
@@ -584,15 +579,8 @@ class OAuthTokenVerifierIT {
         assertThat(second).isEqualTo(first);
         assertThat(memoCount("miss")).isEqualTo(1);
         assertThat(memoCount("hit")).isEqualTo(1);
-        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
-                        .tags("mode", "dvid", "operation", "jwks_fetch")
-                        .timer()
-                        .count())
-                .isEqualTo(1);
-        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
-                        .tags("mode", "dvid", "operation", "oauth_verify", "outcome", "success")
-                        .timer()
-                        .count())
+        assertThat(timerCount("mode", "dvid", "operation", "jwks_fetch")).isEqualTo(1);
+        assertThat(timerCount("mode", "dvid", "operation", "oauth_verify", "outcome", "success"))
                 .isEqualTo(2);
     }
 
