@@ -628,28 +628,24 @@ class OAuthTokenVerifierIT {
     }
 
     @Test
-    void verifyWhenMemoTtlOrJwksCacheTtlPassesThenVerifiedInFullAgain() throws Exception {
-        String token = sign(claims().build(), idpKey);
-        OAuthTokenVerifier verifier =
-                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofMinutes(5), Duration.ofSeconds(20));
-        verifier.verify(Mode.DVID, token);
-        time.set(now.plusSeconds(19));
-        verifier.verify(Mode.DVID, token);
-        time.set(now.plusSeconds(20));
-        verifier.verify(Mode.DVID, token);
-        assertThat(memoCount("hit")).isEqualTo(1);
-        assertThat(memoCount("miss")).isEqualTo(2);
+    void verifyWhenMemoTtlPassesThenVerifiedInFullAgain() throws Exception {
+        assertRememberedFor(Duration.ofSeconds(20), Duration.ofMinutes(5), Duration.ofSeconds(20));
+    }
 
-        // the JWKS cache trusts a key for 15 s here: the memo trusts a token no longer than that
-        registry.clear();
-        time.set(now);
-        OAuthTokenVerifier shortKeys =
-                remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofSeconds(15), Duration.ofMinutes(1));
-        shortKeys.verify(Mode.DVID, token);
-        time.set(now.plusSeconds(14));
-        shortKeys.verify(Mode.DVID, token);
-        time.set(now.plusSeconds(15));
-        shortKeys.verify(Mode.DVID, token);
+    @Test
+    void verifyWhenJwksCacheTtlIsShorterThenTheMemoTrustsATokenNoLonger() throws Exception {
+        assertRememberedFor(Duration.ofSeconds(15), Duration.ofSeconds(15), Duration.ofMinutes(1));
+    }
+
+    /** Verifies a token at 0, just before {@code expected} (a hit) and at {@code expected} (a miss). */
+    private void assertRememberedFor(Duration expected, Duration jwksCacheTtl, Duration memoTtl) throws Exception {
+        String token = sign(claims().build(), idpKey);
+        OAuthTokenVerifier verifier = remembering(JwksCacheMode.REFRESH_AHEAD, jwksCacheTtl, memoTtl);
+        verifier.verify(Mode.DVID, token);
+        time.set(now.plus(expected).minusSeconds(1));
+        verifier.verify(Mode.DVID, token);
+        time.set(now.plus(expected));
+        verifier.verify(Mode.DVID, token);
         assertThat(memoCount("hit")).isEqualTo(1);
         assertThat(memoCount("miss")).isEqualTo(2);
     }
