@@ -116,7 +116,9 @@ public class OAuthTokenVerifier implements Closeable {
     private final VerifiedTokens memo;
 
     /**
-     * A verifier that verifies every token in full on every call (no memo of verified tokens).
+     * A verifier that remembers up to {@code memoEntries} verified tokens, each for at most {@code
+     * memoTtl}, the JWKS cache's TTL and the token's {@code exp} ({@link VerifiedTokens}); nothing when
+     * the JWKS is fetched on every call.
      *
      * @param settings issuers, cache mode
      * @param timeRules clock and skew
@@ -124,22 +126,6 @@ public class OAuthTokenVerifier implements Closeable {
      * @param metrics where {@code oauth_verify} and {@code jwks_fetch} go
      * @param connectTimeout IdP connect timeout
      * @param readTimeout IdP read timeout
-     */
-    public OAuthTokenVerifier(
-            SpiffeIdtProperties.OAuth settings,
-            TimeRules timeRules,
-            SignatureProvider signatureProvider,
-            OperationMetrics metrics,
-            Duration connectTimeout,
-            Duration readTimeout) {
-        this(settings, timeRules, signatureProvider, metrics, connectTimeout, readTimeout, 0, Duration.ZERO);
-    }
-
-    /**
-     * A verifier that remembers up to {@code memoEntries} verified tokens, each for at most {@code
-     * memoTtl}, the JWKS cache's TTL and the token's {@code exp} ({@link VerifiedTokens}); nothing when
-     * the JWKS is fetched on every call.
-     *
      * @param memoEntries tokens remembered at most (0: every call verifies in full)
      * @param memoTtl how long a verified token is remembered at most
      */
@@ -184,13 +170,14 @@ public class OAuthTokenVerifier implements Closeable {
             if (!memo.enabled() || accessToken == null || accessToken.length() > MAX_TOKEN_LENGTH) {
                 return doVerify(mode, accessToken);
             }
-            VerifiedOAuthToken known = memo.get(accessToken, timeRules.now());
+            Instant now = timeRules.now();
+            VerifiedOAuthToken known = memo.get(accessToken, now);
             if (known != null) {
                 metrics.countTokenMemo(mode, "hit");
                 return known;
             }
             VerifiedOAuthToken verified = doVerify(mode, accessToken);
-            memo.remember(accessToken, verified, timeRules.now());
+            memo.remember(accessToken, verified, now);
             metrics.countTokenMemo(mode, "miss");
             return verified;
         });

@@ -92,7 +92,7 @@ final class VerifiedTokens {
         }
     }
 
-    /** Entries held now (for tests and metrics). */
+    /** Entries held now (for tests). */
     int size() {
         synchronized (entries) {
             return entries.size();
