@@ -43,7 +43,7 @@ public final class LsvidCodec {
     /** The canonical JSON text of the wrapper. */
     public static String json(Lsvid lsvid) {
         Objects.requireNonNull(lsvid, "lsvid");
-        return LsvidJsonWriter.document(lsvid, new LsvidJsonWriter.Marks(lsvid.depth()));
+        return LsvidJsonWriter.document(lsvid, null);
     }
 
     /** The canonical JSON text of one token (with its signature). */

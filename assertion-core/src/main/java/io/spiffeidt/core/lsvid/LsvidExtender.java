@@ -92,8 +92,11 @@ public final class LsvidExtender {
                 dpa,
                 dpr);
         LsvidToken unsigned = new LsvidToken(lsvid.token(), payload, null);
-        byte[] input = LsvidJsonWriter.token(unsigned, false).getBytes(StandardCharsets.UTF_8);
-        LsvidToken signed = new LsvidToken(lsvid.token(), payload, Es256.sign(ownKey, input, provider));
+        String unsignedJson = LsvidJsonWriter.token(unsigned, false);
+        byte[] signature = Es256.sign(ownKey, unsignedJson.getBytes(StandardCharsets.UTF_8), provider);
+        LsvidToken signed = new LsvidToken(lsvid.token(), payload, signature);
+        // the signed token's text is the signing input with the signature in place of its null
+        signed.rememberJson(LsvidJsonWriter.withSignature(unsignedJson, signature));
         return new Lsvid(signed, lsvid.bundle());
     }
 

@@ -31,6 +31,9 @@ final class LsvidJsonWriter {
     /** Deepest {@code iss.id} inside {@code iss.id} the writer follows. */
     static final int MAX_ID_NESTING = 8;
 
+    /** How the text of a token written without its signature ends. */
+    private static final String NULL_SIGNATURE = "\"signature\":null}";
+
     private static final BigInteger MAX_EXACT_FLOAT = BigInteger.ONE.shiftLeft(53);
 
     private LsvidJsonWriter() {}
@@ -74,6 +77,18 @@ final class LsvidJsonWriter {
         return sb.toString();
     }
 
+    /**
+     * The canonical JSON of a token with {@code signature}, from the text {@link #token(LsvidToken,
+     * boolean)} wrote for it without: the trailing {@code null}} becomes the signature's std base64.
+     */
+    static String withSignature(String unsignedJson, byte[] signature) {
+        if (!unsignedJson.endsWith(NULL_SIGNATURE)) {
+            throw new IllegalArgumentException("not the text of an unsigned token");
+        }
+        return unsignedJson.substring(0, unsignedJson.length() - "null}".length()) + '"' + Codec.b64std(signature)
+                + "\"}";
+    }
+
     /** A payload's canonical JSON. */
     static String payload(LsvidPayload payload) {
         StringBuilder sb = new StringBuilder(512);
@@ -82,24 +97,37 @@ final class LsvidJsonWriter {
     }
 
     private static void chain(StringBuilder sb, LsvidToken top, boolean topSignature, Marks marks, int idNesting) {
+        // Without marks to record, the first signed token whose canonical text is known ends the
+        // walk: its text is appended as it is (LsvidToken#knownJson).
         List<LsvidToken> tokens = new ArrayList<>();
+        String known = null;
         for (LsvidToken t = top; t != null; t = t.nested()) {
+            if (marks == null && (t != top || topSignature) && t.knownJson() != null) {
+                known = t.knownJson();
+                break;
+            }
             tokens.add(t);
         }
         int n = tokens.size();
-        for (int i = 0; i < n - 1; i++) {
+        int from = sb.length();
+        int prefixes = known == null ? n - 1 : n;
+        for (int i = 0; i < prefixes; i++) {
             if (marks != null) {
                 marks.start[i] = sb.length();
             }
             sb.append("{\"nested\":");
         }
-        if (marks != null) {
-            marks.start[n - 1] = sb.length();
+        if (known == null) {
+            if (marks != null) {
+                marks.start[n - 1] = sb.length();
+            }
+            sb.append('{');
+        } else {
+            sb.append(known);
         }
-        sb.append('{');
         for (int i = n - 1; i >= 0; i--) {
             LsvidToken t = tokens.get(i);
-            sb.append(i == n - 1 ? "\"payload\":" : ",\"payload\":");
+            sb.append(i == n - 1 && known == null ? "\"payload\":" : ",\"payload\":");
             if (marks != null) {
                 marks.payloadStart[i] = sb.length();
             }
@@ -121,6 +149,9 @@ final class LsvidJsonWriter {
             if (marks != null) {
                 marks.end[i] = sb.length();
             }
+        }
+        if (topSignature && n > 0) {
+            top.rememberJson(sb.substring(from));
         }
     }
 

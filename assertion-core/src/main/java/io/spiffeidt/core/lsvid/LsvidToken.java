@@ -12,22 +12,47 @@ import java.util.Objects;
  * {@code nested}. Byte arrays are copied in and out; {@code toString()} never prints token
  * contents.
  *
- * <p>Thread safety: immutable.
+ * <p>A signed token may remember its canonical JSON text once it is known (written, decoded and
+ * found canonical, or signed by {@link LsvidExtender}), so that writing a chain that contains it
+ * appends the text instead of serializing the token again. The text is derived from the token's
+ * own immutable content and is not part of {@link #equals}.
  *
- * @param nested the token this one extends, or {@code null} for a base token
- * @param payload the claims; never {@code null}
- * @param signature DER ECDSA signature, or {@code null} when unsigned
+ * <p>Thread safety: immutable (the remembered text is set at most to one value, a racy but benign
+ * cache like {@link String#hashCode()}).
  */
-public record LsvidToken(LsvidToken nested, LsvidPayload payload, byte[] signature) {
+public final class LsvidToken {
 
-    /** Requires a payload and copies the signature. */
-    public LsvidToken {
-        Objects.requireNonNull(payload, "payload");
-        signature = signature == null ? null : signature.clone();
+    private final LsvidToken nested;
+    private final LsvidPayload payload;
+    private final byte[] signature;
+
+    /** The canonical JSON of this token with its signature, once known; null before. */
+    private String json;
+
+    /**
+     * A token.
+     *
+     * @param nested the token this one extends, or {@code null} for a base token
+     * @param payload the claims; never {@code null}
+     * @param signature DER ECDSA signature, or {@code null} when unsigned (copied)
+     */
+    public LsvidToken(LsvidToken nested, LsvidPayload payload, byte[] signature) {
+        this.nested = nested;
+        this.payload = Objects.requireNonNull(payload, "payload");
+        this.signature = signature == null ? null : signature.clone();
+    }
+
+    /** The token this one extends, or {@code null} for a base token. */
+    public LsvidToken nested() {
+        return nested;
+    }
+
+    /** The claims. */
+    public LsvidPayload payload() {
+        return payload;
     }
 
     /** A copy of the signature bytes, or {@code null}. */
-    @Override
     public byte[] signature() {
         return signature == null ? null : signature.clone();
     }
@@ -57,6 +82,22 @@ public record LsvidToken(LsvidToken nested, LsvidPayload payload, byte[] signatu
 
     byte[] signatureRaw() {
         return signature;
+    }
+
+    /** The canonical JSON of this token with its signature, when known; otherwise null. */
+    String knownJson() {
+        return json;
+    }
+
+    /**
+     * Remembers {@code canonical} as this token's canonical JSON with its signature. The caller
+     * guarantees it is exactly what {@link LsvidJsonWriter} writes for this token; a token without
+     * signature remembers nothing (its text is not the one a chain contains).
+     */
+    void rememberJson(String canonical) {
+        if (signature != null) {
+            json = canonical;
+        }
     }
 
     @Override

@@ -96,6 +96,50 @@ class LsvidCodecTests {
     }
 
     @Test
+    void encodeWhenTokensRememberTheirTextThenSameTextAsFreshCopies() {
+        LsvidFixture.Builder now = F.now();
+        Lsvid extended = now.standard(); // its outermost layer remembers the text it was signed as
+        Lsvid decoded = LsvidCodec.decode(LsvidCodec.encode(extended)); // remembers the decoded text
+        Lsvid extendedAgain = now.extend(decoded, F.target, F.mtier); // appended to the decoded text
+
+        for (Lsvid doc : List.of(extended, decoded, extendedAgain)) {
+            assertThat(doc.token().knownJson()).isNotNull();
+            Lsvid copy = new Lsvid(fresh(doc.token()), fresh(doc.bundle()));
+            assertThat(copy.token().knownJson()).isNull();
+
+            assertThat(LsvidCodec.encode(doc)).isEqualTo(LsvidCodec.encode(copy));
+            assertThat(LsvidCodec.json(doc.token())).isEqualTo(LsvidCodec.json(fresh(doc.token())));
+            assertThat(LsvidCodec.signingInput(doc.token())).isEqualTo(LsvidCodec.signingInput(fresh(doc.token())));
+        }
+        assertThat(LsvidCodec.decode(LsvidCodec.encode(extendedAgain)).depth()).isEqualTo(6);
+    }
+
+    /** A copy made of new tokens throughout (nested and {@code iss.id}), none remembering a text. */
+    private static LsvidToken fresh(LsvidToken t) {
+        if (t == null) {
+            return null;
+        }
+        LsvidPayload p = t.payload();
+        LsvidPayload copy = new LsvidPayload(
+                p.ver(),
+                p.alg(),
+                p.iat(),
+                p.exp(),
+                fresh(p.iss()),
+                fresh(p.sub()),
+                fresh(p.aud()),
+                p.dpa(),
+                p.dpr(),
+                p.sel(),
+                p.data());
+        return new LsvidToken(fresh(t.nested()), copy, t.signature());
+    }
+
+    private static IdClaim fresh(IdClaim c) {
+        return c == null ? null : new IdClaim(c.cn(), c.pk(), c.x5c(), fresh(c.id()));
+    }
+
+    @Test
     void encodeWhenSpecialCharactersThenGoEscapingAndRoundTrip() {
         String tricky = "<a&b>\u2028\u2029\"q\"\\ \n\r\t\b\f\u0001\u007f é 😀";
         Map<String, String> data = Map.of("k", tricky);
