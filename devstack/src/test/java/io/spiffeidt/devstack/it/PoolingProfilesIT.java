@@ -8,7 +8,10 @@ import io.spiffeidt.devstack.it.SystemClient.Answer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The DVID flow under each pooling profile, with the strategy visible in the metrics. */
+/**
+ * The flows under each pooling profile: DVID with the connection strategy visible in the metrics,
+ * ID-Mode and LSVID with the work subject-wl keeps between uses of one document.
+ */
 class PoolingProfilesIT {
 
     @ParameterizedTest
@@ -48,7 +51,39 @@ class PoolingProfilesIT {
                 case "pooled", "non-pooled", "thesis" -> assertThat(freshSetup).isFalse();
                 default -> throw new IllegalArgumentException(profile);
             }
+
+            // ID-Mode and LSVID: one document minted, then used four times. Under the thesis profile
+            // subject-wl verifies the kept ID-Mode root again before every use, as the original did;
+            // under the others it keeps the verified root (and the decoded LSVID) with the session
+            for (String mode : new String[] {"id-mode", "lsvid"}) {
+                for (int i = 0; i < 3; i++) {
+                    Answer d = client.user(mode, "deposit", token, "{\"amount\":1}");
+                    assertThat(d.status())
+                            .as(profile + " " + mode + ": " + d.body())
+                            .isEqualTo(200);
+                }
+                Answer b = client.user(mode, "balance", token, null);
+                assertThat(b.status())
+                        .as(profile + " " + mode + ": " + b.body())
+                        .isEqualTo(200);
+            }
+            double validations = operations(client.prometheus("subject-wl").body(), "id-mode", "validate");
+            assertThat(validations)
+                    .as(profile + ": ID-Mode verifications at subject-wl for one mint and four uses")
+                    .isEqualTo(profile.equals("thesis") ? 5 : 1);
         }
+    }
+
+    /** The count of {@code spiffeidt_operation_seconds} for successful {@code operation}s of {@code mode}. */
+    private static double operations(String prometheus, String mode, String operation) {
+        return prometheus
+                .lines()
+                .filter(line -> line.startsWith("spiffeidt_operation_seconds_count{"))
+                .filter(line -> line.contains("mode=\"" + mode + "\""))
+                .filter(line -> line.contains("operation=\"" + operation + "\""))
+                .filter(line -> line.contains("outcome=\"success\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     /** The sum of m-tier's {@code spiffeidt_client_handshakes_total} series towards {@code downstream}. */

@@ -9,7 +9,9 @@ import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.client.PoolingProfile;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -24,8 +26,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * ID-Mode at the subject workload (docs/design.md, ID-Mode row): the asserting workload mints the root
- * addressed to this workload; it is verified when received and again before each use, and every use
- * extends it with a fresh layer addressed to the middle tier, signed with this workload's SVID key.
+ * addressed to this workload; it is verified when received, and every use extends it with a fresh
+ * layer addressed to the middle tier, signed with this workload's SVID key. Before each use the root
+ * is verified again under the {@code thesis} pooling profile (as the original did); otherwise the
+ * verified root is kept with the session and reused while its trust bundles and times hold
+ * ({@link IdModeHop#reuse}).
  */
 @Component
 public class IdModeSubjectFlow implements SubjectFlow {
@@ -35,11 +40,14 @@ public class IdModeSubjectFlow implements SubjectFlow {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final IdModeHop hop;
+    private final boolean keepVerified;
 
-    public IdModeSubjectFlow(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
+    public IdModeSubjectFlow(
+            DownstreamClients clients, OperationMetrics metrics, IdModeHop hop, SpiffeIdtProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
+        this.keepVerified = properties.pooling().profile() != PoolingProfile.THESIS;
     }
 
     @Override
@@ -54,18 +62,25 @@ public class IdModeSubjectFlow implements SubjectFlow {
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
-        VerifiedIdMode root = verify(minted.token(), minted.artifacts());
+        IdModeHop.KeptAnswer answer = metrics.time(
+                MODE, Operation.VALIDATE, () -> hop.verifyAnswerToKeep(minted.token(), minted.artifacts()));
+        VerifiedIdMode root = answer.verified();
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
         }
         KeptDocument kept = new KeptDocument(
-                minted.token(), minted.artifacts(), root.result().outermost().expiresAt());
+                minted.token(),
+                minted.artifacts(),
+                root.result().outermost().expiresAt(),
+                keepVerified ? answer : null);
         return new MintedDocument(kept, null, claims(hop.parse(minted.token()).claims(0)));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        VerifiedIdMode root = verify(document.token(), document.artifacts());
+        VerifiedIdMode root = document.established() instanceof IdModeHop.KeptAnswer kept
+                ? hop.reuse(kept).orElseGet(() -> verify(document.token(), document.artifacts()))
+                : verify(document.token(), document.artifacts());
         IdModePresentation extended =
                 metrics.time(MODE, Operation.EXTEND, () -> hop.extend(root, hop.idOf(Role.M_TIER)));
         metrics.recordDocumentSize(MODE, root.depth() + 1, extended.size().totalBytes());

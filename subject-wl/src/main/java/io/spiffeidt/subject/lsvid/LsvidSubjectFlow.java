@@ -10,7 +10,9 @@ import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
+import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.client.PoolingProfile;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -30,7 +32,8 @@ import org.springframework.stereotype.Component;
  * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
  * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
- * signed with the current SVID key, for every call.
+ * signed with the current SVID key, for every call. The document is kept decoded, except under the
+ * {@code thesis} pooling profile, where every use decodes it again as the original did.
  */
 @Component
 public class LsvidSubjectFlow implements SubjectFlow {
@@ -40,11 +43,14 @@ public class LsvidSubjectFlow implements SubjectFlow {
     private final DownstreamClients clients;
     private final OperationMetrics metrics;
     private final LsvidHop hop;
+    private final boolean keepDecoded;
 
-    public LsvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, LsvidHop hop) {
+    public LsvidSubjectFlow(
+            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, SpiffeIdtProperties properties) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
+        this.keepDecoded = properties.pooling().profile() != PoolingProfile.THESIS;
     }
 
     @Override
@@ -69,14 +75,14 @@ public class LsvidSubjectFlow implements SubjectFlow {
             minted.delegation()
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
-        KeptDocument kept =
-                new KeptDocument(answer.lsvid(), null, minted.outermost().expiresAt());
+        KeptDocument kept = new KeptDocument(
+                answer.lsvid(), null, minted.outermost().expiresAt(), keepDecoded ? minted.document() : null);
         return new MintedDocument(kept, null, claims(minted));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        Lsvid kept = hop.decode(document.token());
+        Lsvid kept = document.established() instanceof Lsvid decoded ? decoded : hop.decode(document.token());
         Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(kept, hop.idOf(Role.M_TIER)));
         String encoded = LsvidCodec.encode(extended);
         metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());

@@ -2,11 +2,13 @@ package io.spiffeidt.support.idmode;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeCredentials;
@@ -23,8 +25,14 @@ import io.spiffeidt.support.identity.SvidBound;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.oauth.ProofCheck;
 import java.security.Provider;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One workload's part of ID-Mode (docs/formats/id-mode.md "Flows"): the strict verifier pinned to the
@@ -105,6 +113,74 @@ public class IdModeHop {
      */
     public VerifiedIdMode verifyAnswer(String token, String artifacts) {
         return verifier.verifyWithoutPresenter(token, artifacts(artifacts), self());
+    }
+
+    /**
+     * An answer this workload verified in full ({@link #verifyAnswer}) and keeps for its next uses
+     * (docs/operations.md "Kept documents"): reusable while the trust bundle of every issuer's trust
+     * domain is the one it was verified under and the time is before {@code validUntil}, the earliest
+     * expiry of its layers and of its certificates.
+     *
+     * <p>Thread safety: immutable.
+     *
+     * @param verified the verified answer
+     * @param bundles the trust bundles it was verified under, by trust domain
+     * @param validUntil the earliest expiry of its layers and certificates
+     */
+    public record KeptAnswer(VerifiedIdMode verified, Map<String, TrustBundle> bundles, Instant validUntil) {
+
+        /** Requires every part and copies the bundles. */
+        public KeptAnswer {
+            Objects.requireNonNull(verified, "verified");
+            bundles = Map.copyOf(bundles);
+            Objects.requireNonNull(validUntil, "validUntil");
+        }
+    }
+
+    /**
+     * {@link #verifyAnswer} for an answer this workload keeps: the trust bundles of the issuers' trust
+     * domains are read before the verification, so a bundle that changes meanwhile only makes the
+     * first reuse verify again.
+     */
+    public KeptAnswer verifyAnswerToKeep(String token, String artifacts) {
+        IdModeToken parsed = parse(token);
+        Map<String, TrustBundle> bundles = new HashMap<>();
+        for (int k = 0; k < parsed.depth(); k++) {
+            String trustDomain = parsed.claims(k).issuer().trustDomain();
+            identity.bundleFor(trustDomain).ifPresent(b -> bundles.put(trustDomain, b));
+        }
+        VerifiedIdMode verified = verifyAnswer(token, artifacts);
+        Instant until = Instant.MAX;
+        for (LayerInfo layer : verified.result().layers()) {
+            // a layer without exp (original profile) is not kept: every use verifies it again
+            until = earliest(until, layer.expiresAt() == null ? Instant.MIN : layer.expiresAt());
+        }
+        for (List<X509Certificate> chain : verified.presentation().artifacts().chains()) {
+            for (X509Certificate certificate : chain) {
+                until = earliest(until, certificate.getNotAfter().toInstant());
+            }
+        }
+        return new KeptAnswer(verified, bundles, until);
+    }
+
+    /**
+     * The kept answer while it holds: before its {@code validUntil} and under the same trust bundles.
+     * Empty otherwise: the caller verifies the answer again, and that verification says what failed.
+     */
+    public Optional<VerifiedIdMode> reuse(KeptAnswer kept) {
+        if (kept.bundles().isEmpty() || !timeRules.now().isBefore(kept.validUntil())) {
+            return Optional.empty();
+        }
+        for (Map.Entry<String, TrustBundle> e : kept.bundles().entrySet()) {
+            if (!identity.bundleFor(e.getKey()).equals(Optional.of(e.getValue()))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(kept.verified());
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        return b.isBefore(a) ? b : a;
     }
 
     /** Extends a verified token with a layer addressed to {@code audience}. */

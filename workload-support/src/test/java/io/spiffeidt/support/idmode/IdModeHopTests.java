@@ -9,6 +9,7 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
@@ -19,9 +20,12 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The hop as the workloads use it, with SVIDs of one test CA: root, extension, and the checks. */
@@ -77,6 +81,47 @@ class IdModeHopTests {
         // addressed to m-tier, verified by the subject workload
         assertThatThrownBy(() -> subject.verifyAnswer(
                         extended.token(), extended.artifacts().toJson()))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+    }
+
+    @Test
+    void reuseWhenSameBundlesAndBeforeEarliestExpiryThenTheKeptAnswerElseEmpty() {
+        IdModePresentation root = mintFor(subject.self(), Instant.now().plusSeconds(600));
+
+        IdModeHop.KeptAnswer kept =
+                subject.verifyAnswerToKeep(root.token(), root.artifacts().toJson());
+
+        assertThat(subject.reuse(kept)).containsSame(kept.verified());
+        Instant earliest = asserting.parse(root.token()).claims(0).expiresAt();
+        for (X509Certificate c : root.artifacts().chain(0)) {
+            Instant notAfter = c.getNotAfter().toInstant();
+            earliest = notAfter.isBefore(earliest) ? notAfter : earliest;
+        }
+        assertThat(kept.validUntil()).isEqualTo(earliest);
+        TrustBundle own = kept.bundles().get(TestIdentities.TRUST_DOMAIN);
+        assertThat(own).isNotNull();
+        // past its time, under another bundle, or without any bundle: verify again
+        Instant past = Instant.now().minusSeconds(1);
+        assertThat(subject.reuse(new IdModeHop.KeptAnswer(kept.verified(), kept.bundles(), past)))
+                .isEmpty();
+        TrustBundle other = new TrustBundle(
+                TestIdentities.TRUST_DOMAIN,
+                List.of(SUBJECT_SOURCE.getX509Svid().getLeaf()));
+        assertThat(subject.reuse(new IdModeHop.KeptAnswer(
+                        kept.verified(), Map.of(TestIdentities.TRUST_DOMAIN, other), kept.validUntil())))
+                .isEmpty();
+        assertThat(subject.reuse(new IdModeHop.KeptAnswer(kept.verified(), Map.of(), kept.validUntil())))
+                .isEmpty();
+    }
+
+    @Test
+    void verifyAnswerToKeepWhenAddressedToAnotherWorkloadThenRejectedLikeVerifyAnswer() {
+        IdModePresentation root = mintFor(mTier.self(), Instant.now().plusSeconds(600));
+
+        assertThatThrownBy(() -> subject.verifyAnswerToKeep(
+                        root.token(), root.artifacts().toJson()))
                 .isInstanceOf(AssertionException.class)
                 .extracting(e -> ((AssertionException) e).code())
                 .isEqualTo(ErrorCode.WRONG_AUDIENCE);
