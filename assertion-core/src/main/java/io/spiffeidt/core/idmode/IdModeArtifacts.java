@@ -209,16 +209,11 @@ public final class IdModeArtifacts {
     }
 
     private static X509Certificate single(byte[] der, int layer) {
-        List<X509Certificate> certs;
         try {
-            certs = X509Svids.parseDer(der);
+            return X509Svids.parseOne(der);
         } catch (AssertionException e) {
-            throw new AssertionException(ErrorCode.MALFORMED, layer, "invalid certificate encoding");
-        }
-        if (certs.size() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, layer, "one string must hold one certificate");
         }
-        return certs.get(0);
     }
 
     private static void checkChain(List<X509Certificate> chain) {

@@ -62,6 +62,30 @@ public final class X509Svids {
     }
 
     /**
+     * Parses exactly one DER certificate. The JDK's X.509 factory answers a certificate it parsed
+     * before from its cache of recent encodings, so a chain received on every request (ID-Mode
+     * artifacts) is not parsed again each time.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} for anything but one certificate
+     */
+    public static X509Certificate parseOne(byte[] der) {
+        try {
+            ByteArrayInputStream in = new ByteArrayInputStream(der);
+            X509Certificate cert =
+                    (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+            if (cert == null || in.available() != 0) {
+                throw new AssertionException(ErrorCode.MALFORMED, "not exactly one certificate");
+            }
+            return cert;
+        } catch (GeneralSecurityException | RuntimeException e) {
+            if (e instanceof AssertionException ae) {
+                throw ae;
+            }
+            throw new AssertionException(ErrorCode.MALFORMED, "invalid certificate encoding");
+        }
+    }
+
+    /**
      * The single URI SAN of a certificate, parsed as a SPIFFE ID.
      *
      * @throws AssertionException {@link ErrorCode#UNTRUSTED_KEY} if there is not exactly one

@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.testkit.TestPki;
+import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
@@ -85,6 +87,20 @@ class IdModeArtifactsTests {
         String json = "[[\"" + Base64.getEncoder().encodeToString(both) + "\"]]";
         assertThatAssertion(() -> IdModeArtifacts.parse(json, Limits.defaults()))
                 .hasCode(ErrorCode.MALFORMED);
+    }
+
+    @Test
+    void verifyWhenBytesAfterTheCertificateThenMalformed() {
+        byte[] cert = encoded(ASSERTING.leaf());
+        for (byte[] tail : List.of(new byte[] {0}, new byte[] {0x30, 0x00}, "x".getBytes(StandardCharsets.US_ASCII))) {
+            byte[] withTail = Arrays.copyOf(cert, cert.length + tail.length);
+            System.arraycopy(tail, 0, withTail, cert.length, tail.length);
+            String json = "[[\"" + Base64.getEncoder().encodeToString(withTail) + "\"]]";
+            assertThatAssertion(() -> IdModeArtifacts.parse(json, Limits.defaults()))
+                    .hasCode(ErrorCode.MALFORMED);
+        }
+        String exact = "[[\"" + Base64.getEncoder().encodeToString(cert) + "\"]]";
+        assertThat(IdModeArtifacts.parse(exact, Limits.defaults()).chain(0)).containsExactly(ASSERTING.leaf());
     }
 
     @Test
