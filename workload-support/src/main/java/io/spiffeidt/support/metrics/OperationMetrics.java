@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Timer;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Mode;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -22,6 +24,10 @@ import java.util.function.Supplier;
  *
  * <p>Every operation recorded while a request is handled also goes into that request's {@link
  * ServerTiming} (the {@code Server-Timing} header of the answer).
+ *
+ * <p>Each timer, summary and counter is looked up in the registry once per tag combination and kept
+ * (the builder's lookup sorts and compares the tags on every call). The combinations are bounded: the
+ * modes, the operations, the error codes, the depth limit and the downstream names.
  *
  * <p>Outcome: {@code success}, the {@link io.spiffeidt.core.ErrorCode} name of an {@link
  * AssertionException}, or {@code error} for any other exception (which is rethrown unchanged).
@@ -46,6 +52,16 @@ public class OperationMetrics {
     public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
 
     private final MeterRegistry registry;
+
+    private record TimerKey(Mode mode, Operation operation, String outcome) {}
+
+    private record SizeKey(Mode mode, int depth) {}
+
+    private record CounterKey(String name, Mode mode, String first, String second) {}
+
+    private final ConcurrentMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<SizeKey, DistributionSummary> sizes = new ConcurrentHashMap<>();
+    private final ConcurrentMap<CounterKey, Counter> counters = new ConcurrentHashMap<>();
 
     /** Records into {@code registry}. */
     public OperationMetrics(MeterRegistry registry) {
@@ -78,24 +94,24 @@ public class OperationMetrics {
 
     /** Records one already measured duration. */
     public void record(Mode mode, Operation operation, String outcome, long nanos) {
-        Timer.builder(OPERATION_TIMER)
-                .description("SPIFFE-IdT operation time")
-                .tag("mode", mode.pathSegment())
-                .tag("operation", operation.tagValue())
-                .tag("outcome", outcome)
-                .register(registry)
+        timers.computeIfAbsent(new TimerKey(mode, operation, outcome), k -> Timer.builder(OPERATION_TIMER)
+                        .description("SPIFFE-IdT operation time")
+                        .tag("mode", mode.pathSegment())
+                        .tag("operation", operation.tagValue())
+                        .tag("outcome", outcome)
+                        .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
         ServerTiming.recordOperation(operation.tagValue(), nanos);
     }
 
     /** Records the encoded size of a document of {@code depth} layers. */
     public void recordDocumentSize(Mode mode, int depth, int bytes) {
-        DistributionSummary.builder(DOCUMENT_SIZE)
-                .description("Encoded SPIFFE-IdT document size")
-                .baseUnit("bytes")
-                .tag("mode", mode.pathSegment())
-                .tag("depth", Integer.toString(depth))
-                .register(registry)
+        sizes.computeIfAbsent(new SizeKey(mode, depth), k -> DistributionSummary.builder(DOCUMENT_SIZE)
+                        .description("Encoded SPIFFE-IdT document size")
+                        .baseUnit("bytes")
+                        .tag("mode", mode.pathSegment())
+                        .tag("depth", Integer.toString(depth))
+                        .register(registry))
                 .record(bytes);
     }
 
@@ -104,11 +120,12 @@ public class OperationMetrics {
      * downstream} (a workload name) under the connection strategy {@code pooling} (its tag value).
      */
     public void countClientHandshake(String downstream, String pooling) {
-        Counter.builder(CLIENT_HANDSHAKES)
-                .description("Completed TLS handshakes of outbound SPIFFE mTLS clients")
-                .tag("downstream", downstream)
-                .tag("pooling", pooling)
-                .register(registry)
+        counters.computeIfAbsent(new CounterKey(CLIENT_HANDSHAKES, null, downstream, pooling), k -> Counter.builder(
+                                CLIENT_HANDSHAKES)
+                        .description("Completed TLS handshakes of outbound SPIFFE mTLS clients")
+                        .tag("downstream", downstream)
+                        .tag("pooling", pooling)
+                        .register(registry))
                 .increment();
     }
 
@@ -140,11 +157,11 @@ public class OperationMetrics {
     }
 
     private void countMemo(String name, String description, Mode mode, String result) {
-        Counter.builder(name)
-                .description(description)
-                .tag("mode", mode.pathSegment())
-                .tag("result", result)
-                .register(registry)
+        counters.computeIfAbsent(new CounterKey(name, mode, result, null), k -> Counter.builder(name)
+                        .description(description)
+                        .tag("mode", mode.pathSegment())
+                        .tag("result", result)
+                        .register(registry))
                 .increment();
     }
 }

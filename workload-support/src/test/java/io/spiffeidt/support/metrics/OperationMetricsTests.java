@@ -10,6 +10,7 @@ import io.spiffeidt.core.Mode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class OperationMetricsTests {
@@ -60,6 +61,49 @@ class OperationMetricsTests {
         metrics.run(Mode.DVID, Operation.ZKP_GENERATION, () -> {});
 
         assertThat(count("dvid", "zkp_generation", "success")).isEqualTo(2);
+    }
+
+    @Test
+    void verifyWhenTagsDifferInOnePlaceThenEachCombinationHasItsOwnMeter() {
+        metrics.record(Mode.LSVID, Operation.VALIDATE, "success", 1_000);
+        metrics.record(Mode.LSVID, Operation.VALIDATE, "EXPIRED", 2_000);
+        metrics.record(Mode.LSVID, Operation.EXTEND, "success", 3_000);
+        metrics.record(Mode.ID_MODE, Operation.VALIDATE, "success", 4_000);
+        metrics.record(Mode.LSVID, Operation.VALIDATE, "success", 5_000);
+        metrics.countTokenMemo(Mode.LSVID, "hit");
+        metrics.countTokenMemo(Mode.LSVID, "miss");
+        metrics.countProofMemo(Mode.LSVID, "hit");
+        metrics.countClientHandshake("m-tier", "pooled");
+        metrics.countClientHandshake("m-tier", "non-pooled");
+
+        assertThat(count("lsvid", "validate", "success")).isEqualTo(2);
+        assertThat(count("lsvid", "validate", "EXPIRED")).isEqualTo(1);
+        assertThat(count("lsvid", "extend", "success")).isEqualTo(1);
+        assertThat(count("id-mode", "validate", "success")).isEqualTo(1);
+        assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                        .tags("mode", "lsvid", "operation", "validate", "outcome", "success")
+                        .timer()
+                        .totalTime(TimeUnit.NANOSECONDS))
+                .isEqualTo(6_000.0);
+        for (String result : new String[] {"hit", "miss"}) {
+            assertThat(registry.get(OperationMetrics.TOKEN_MEMO)
+                            .tags("mode", "lsvid", "result", result)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+        }
+        assertThat(registry.get(OperationMetrics.PROOF_MEMO)
+                        .tags("mode", "lsvid", "result", "hit")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        for (String pooling : new String[] {"pooled", "non-pooled"}) {
+            assertThat(registry.get(OperationMetrics.CLIENT_HANDSHAKES)
+                            .tags("downstream", "m-tier", "pooling", pooling)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+        }
     }
 
     @Test
