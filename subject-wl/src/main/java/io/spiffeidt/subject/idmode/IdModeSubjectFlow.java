@@ -62,17 +62,16 @@ public class IdModeSubjectFlow implements SubjectFlow {
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
-        IdModeHop.KeptAnswer answer = metrics.time(
-                MODE, Operation.VALIDATE, () -> hop.verifyAnswerToKeep(minted.token(), minted.artifacts()));
-        VerifiedIdMode root = answer.verified();
+        IdModeHop.KeptAnswer answer = keepVerified
+                ? metrics.time(
+                        MODE, Operation.VALIDATE, () -> hop.verifyAnswerToKeep(minted.token(), minted.artifacts()))
+                : null;
+        VerifiedIdMode root = answer != null ? answer.verified() : verify(minted.token(), minted.artifacts());
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
         }
         KeptDocument kept = new KeptDocument(
-                minted.token(),
-                minted.artifacts(),
-                root.result().outermost().expiresAt(),
-                keepVerified ? answer : null);
+                minted.token(), minted.artifacts(), root.result().outermost().expiresAt(), answer);
         return new MintedDocument(kept, null, claims(hop.parse(minted.token()).claims(0)));
     }
 
