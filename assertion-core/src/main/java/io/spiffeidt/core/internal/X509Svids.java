@@ -54,10 +54,7 @@ public final class X509Svids {
             }
             return out;
         } catch (GeneralSecurityException | RuntimeException e) {
-            if (e instanceof AssertionException ae) {
-                throw ae;
-            }
-            throw new AssertionException(ErrorCode.MALFORMED, "invalid certificate encoding");
+            throw malformed(e);
         }
     }
 
@@ -78,11 +75,15 @@ public final class X509Svids {
             }
             return cert;
         } catch (GeneralSecurityException | RuntimeException e) {
-            if (e instanceof AssertionException ae) {
-                throw ae;
-            }
-            throw new AssertionException(ErrorCode.MALFORMED, "invalid certificate encoding");
+            throw malformed(e);
         }
+    }
+
+    /** {@code e} itself when it already carries a code, else {@code MALFORMED}. */
+    private static AssertionException malformed(Exception e) {
+        return e instanceof AssertionException ae
+                ? ae
+                : new AssertionException(ErrorCode.MALFORMED, "invalid certificate encoding");
     }
 
     /**

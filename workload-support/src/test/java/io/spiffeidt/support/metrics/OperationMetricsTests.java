@@ -25,6 +25,10 @@ class OperationMetricsTests {
                 .count();
     }
 
+    private double counter(String name, String... tags) {
+        return registry.get(name).tags(tags).counter().count();
+    }
+
     @Test
     void verifyWhenWorkSucceedsThenResultReturnedAndSuccessRecorded() {
         String result = metrics.time(Mode.ID_MODE, Operation.EXTEND, () -> "done");
@@ -85,25 +89,16 @@ class OperationMetricsTests {
                         .timer()
                         .totalTime(TimeUnit.NANOSECONDS))
                 .isEqualTo(6_000.0);
-        for (String result : new String[] {"hit", "miss"}) {
-            assertThat(registry.get(OperationMetrics.TOKEN_MEMO)
-                            .tags("mode", "lsvid", "result", result)
-                            .counter()
-                            .count())
-                    .isEqualTo(1.0);
-        }
-        assertThat(registry.get(OperationMetrics.PROOF_MEMO)
-                        .tags("mode", "lsvid", "result", "hit")
-                        .counter()
-                        .count())
+        assertThat(counter(OperationMetrics.TOKEN_MEMO, "mode", "lsvid", "result", "hit"))
                 .isEqualTo(1.0);
-        for (String pooling : new String[] {"pooled", "non-pooled"}) {
-            assertThat(registry.get(OperationMetrics.CLIENT_HANDSHAKES)
-                            .tags("downstream", "m-tier", "pooling", pooling)
-                            .counter()
-                            .count())
-                    .isEqualTo(1.0);
-        }
+        assertThat(counter(OperationMetrics.TOKEN_MEMO, "mode", "lsvid", "result", "miss"))
+                .isEqualTo(1.0);
+        assertThat(counter(OperationMetrics.PROOF_MEMO, "mode", "lsvid", "result", "hit"))
+                .isEqualTo(1.0);
+        assertThat(counter(OperationMetrics.CLIENT_HANDSHAKES, "downstream", "m-tier", "pooling", "pooled"))
+                .isEqualTo(1.0);
+        assertThat(counter(OperationMetrics.CLIENT_HANDSHAKES, "downstream", "m-tier", "pooling", "non-pooled"))
+                .isEqualTo(1.0);
     }
 
     @Test
