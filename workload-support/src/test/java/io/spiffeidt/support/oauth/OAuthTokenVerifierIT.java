@@ -25,15 +25,13 @@ import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.problem.ProblemDetailsAdvice;
+import io.spiffeidt.testkit.MutableClock;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
@@ -41,7 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,23 +53,7 @@ class OAuthTokenVerifierIT {
     private static RSAKey otherKey;
 
     private final Instant now = Instant.ofEpochSecond(Instant.now().getEpochSecond());
-    private final AtomicReference<Instant> time = new AtomicReference<>(now);
-    private final Clock clock = new Clock() {
-        @Override
-        public Instant instant() {
-            return time.get();
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-    };
+    private final MutableClock clock = MutableClock.at(now);
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final List<OAuthTokenVerifier> verifiers = new ArrayList<>();
@@ -616,9 +597,9 @@ class OAuthTokenVerifierIT {
                 remembering(JwksCacheMode.REFRESH_AHEAD, Duration.ofMinutes(5), Duration.ofMinutes(1));
         verifier.verify(Mode.DVID, token);
 
-        time.set(now.plusSeconds(45)); // past exp, within the skew: verified in full again, accepted
+        clock.set(now.plusSeconds(45)); // past exp, within the skew: verified in full again, accepted
         assertThat(verifier.verify(Mode.DVID, token).subject()).isEqualTo("user0001");
-        time.set(now.plusSeconds(71)); // past exp and the skew
+        clock.set(now.plusSeconds(71)); // past exp and the skew
         assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
                 .isInstanceOf(AssertionException.class)
                 .extracting(OAuthTokenVerifierIT::codeOf)
@@ -642,9 +623,9 @@ class OAuthTokenVerifierIT {
         String token = sign(claims().build(), idpKey);
         OAuthTokenVerifier verifier = remembering(JwksCacheMode.REFRESH_AHEAD, jwksCacheTtl, memoTtl);
         verifier.verify(Mode.DVID, token);
-        time.set(now.plus(expected).minusSeconds(1));
+        clock.set(now.plus(expected).minusSeconds(1));
         verifier.verify(Mode.DVID, token);
-        time.set(now.plus(expected));
+        clock.set(now.plus(expected));
         verifier.verify(Mode.DVID, token);
         assertThat(memoCount("hit")).isEqualTo(1);
         assertThat(memoCount("miss")).isEqualTo(2);
