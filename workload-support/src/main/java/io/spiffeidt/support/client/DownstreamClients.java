@@ -1,12 +1,14 @@
 package io.spiffeidt.support.client;
 
 import io.micrometer.common.KeyValues;
+import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SpiffeTls;
+import io.spiffeidt.support.identity.SvidPin;
 import io.spiffeidt.support.identity.X509SourceFactory;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -21,6 +23,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -174,8 +178,9 @@ public class DownstreamClients implements Closeable {
         }
         RestClient rest = sharedTransports.computeIfAbsent(key, k -> {
             // a fresh SSL context per connection: no TLS session to resume
+            // the connection is made on the request's thread: it presents the SVID the request pinned
             TlsSocketStrategy tls = (socket, target, port, attachment, context) -> tlsStrategy(
-                            SpiffeTls.clientContext(source, expected), downstream, strategy)
+                            SpiffeTls.clientContext(SvidPin.svid(source), source, expected), downstream, strategy)
                     .upgrade(socket, target, port, attachment, context);
             CloseableHttpClient http = httpClient(tls, false);
             toClose.add(http);
@@ -196,9 +201,11 @@ public class DownstreamClients implements Closeable {
                 FreshSetup setup = metrics.time(mode, Operation.MTLS_CLIENT_SETUP, () -> {
                     X509Source fresh = freshSources.open();
                     try {
+                        // within a request the SVID it signed with; the fresh source's bundles
+                        X509Svid presented = SvidPin.pinned(source).orElseGet(fresh::getX509Svid);
                         CloseableHttpClient http = httpClient(
                                 tlsStrategy(
-                                        SpiffeTls.clientContext(fresh, expected),
+                                        SpiffeTls.clientContext(presented, fresh, expected),
                                         downstream,
                                         ConnectionStrategy.NON_POOLED_FRESH_SOURCE),
                                 false);
@@ -222,15 +229,70 @@ public class DownstreamClients implements Closeable {
     private record FreshSetup(X509Source source, CloseableHttpClient http, RestClient rest) {}
 
     /**
-     * The POOLED transport to one downstream. A kept-alive connection keeps the client certificate
-     * it was opened with, so when this workload's SVID rotates the pool is replaced: a downstream
-     * that binds a document to its mTLS presenter by key (ID-Mode, LSVID) must see the key the
-     * document is signed with now. The replaced pool is no longer used; it is closed at the next
-     * rotation (long after any request in flight on it) or at shutdown.
+     * The POOLED transport to one downstream (docs/design.md "One SVID per request"): one pool per SVID of this workload, whose connections
+     * all present that SVID. A call takes the pool of the SVID its request pinned ({@link SvidPin}),
+     * so a downstream that binds a document to its mTLS presenter by key (ID-Mode, LSVID) sees the
+     * key the document was signed with, even when the SVID rotated in between. When the source's SVID
+     * changes, its pool becomes the current one and the previous one is kept for the requests still
+     * pinned to it; the pool before that takes no more calls and is closed when its last call in
+     * flight has ended, the rest at shutdown. A request pinned to an SVID that is neither (two rotations
+     * during one request) gets a connection of its own, closed after the call.
      */
     private final class RotatingPool implements DownstreamClient.Transport {
 
-        private record Generation(X509Certificate leaf, CloseableHttpClient http, RestClient rest) {}
+        /** One pool, presenting one SVID; closed once it is dropped and its last call has ended. */
+        private final class Generation {
+            final X509Svid svid;
+            final X509Certificate leaf;
+            final CloseableHttpClient http;
+            final RestClient rest;
+            private final AtomicInteger calls = new AtomicInteger();
+            private volatile boolean dropped;
+            private final AtomicBoolean closed = new AtomicBoolean();
+
+            Generation(X509Svid svid) {
+                this.svid = svid;
+                this.leaf = svid.getLeaf();
+                this.http = httpClient(tls(svid), true);
+                this.rest = restClient(http, base, ConnectionStrategy.POOLED);
+                toClose.add(http);
+            }
+
+            boolean presents(X509Svid other) {
+                return svid == other || leaf.equals(other.getLeaf());
+            }
+
+            /** Counts a call in; false when the pool was dropped (the caller looks again). */
+            boolean enter() {
+                calls.incrementAndGet();
+                if (dropped) {
+                    exit();
+                    return false;
+                }
+                return true;
+            }
+
+            void exit() {
+                if (calls.decrementAndGet() == 0 && dropped) {
+                    close();
+                }
+            }
+
+            /** No new calls; closed now, or when the last call in flight ends. */
+            void drop() {
+                dropped = true;
+                if (calls.get() == 0) {
+                    close();
+                }
+            }
+
+            private void close() {
+                if (closed.compareAndSet(false, true)) {
+                    closeQuietly(http);
+                    toClose.remove(http);
+                }
+            }
+        }
 
         private final Role downstream;
         private final URI base;
@@ -246,35 +308,57 @@ public class DownstreamClients implements Closeable {
 
         @Override
         public <T> T call(DownstreamClient.RestCall<T> call) {
-            return call.on(generation().rest());
+            X509Svid svid = SvidPin.svid(source);
+            Generation g = current;
+            if (g == null || !g.presents(svid) || !g.enter()) {
+                g = enter(svid);
+            }
+            if (g != null) {
+                try {
+                    return call.on(g.rest);
+                } finally {
+                    g.exit();
+                }
+            }
+            CloseableHttpClient once = httpClient(tls(svid), false);
+            try {
+                return call.on(restClient(once, base, ConnectionStrategy.POOLED));
+            } finally {
+                closeQuietly(once);
+            }
         }
 
-        private Generation generation() {
-            X509Certificate leaf = source.getX509Svid().getLeaf();
+        /**
+         * Counts a call into the pool presenting {@code svid}: a new current one when {@code svid} is
+         * the source's SVID now; null when it is neither the source's nor one of the two pools'.
+         */
+        private synchronized Generation enter(X509Svid svid) {
             Generation g = current;
-            if (g != null && g.leaf().equals(leaf)) {
-                return g;
-            }
-            synchronized (this) {
-                g = current;
-                if (g != null && g.leaf().equals(leaf)) {
-                    return g;
-                }
+            Generation found = null;
+            if (g != null && g.presents(svid)) {
+                found = g;
+            } else if (retired != null && retired.presents(svid)) {
+                found = retired;
+            } else if (g != null && !svid.getLeaf().equals(source.getX509Svid().getLeaf())) {
+                return null; // not the source's SVID any more: a request pinned to an older one
+            } else {
                 if (retired != null) {
-                    closeQuietly(retired.http());
-                    toClose.remove(retired.http());
+                    retired.drop();
                 }
                 retired = g;
-                CloseableHttpClient http = httpClient(
-                        tlsStrategy(SpiffeTls.clientContext(source, expected), downstream, ConnectionStrategy.POOLED),
-                        true);
-                toClose.add(http);
-                current = new Generation(leaf, http, restClient(http, base, ConnectionStrategy.POOLED));
+                found = new Generation(svid);
+                current = found;
                 if (g != null) {
                     log.info("SVID rotated: new connection pool to {}", expected);
                 }
-                return current;
             }
+            // under this lock no pool in current or retired is dropped
+            found.enter();
+            return found;
+        }
+
+        private TlsSocketStrategy tls(X509Svid svid) {
+            return tlsStrategy(SpiffeTls.clientContext(svid, source, expected), downstream, ConnectionStrategy.POOLED);
         }
     }
 

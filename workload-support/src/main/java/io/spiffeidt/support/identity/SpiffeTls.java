@@ -1,13 +1,17 @@
 package io.spiffeidt.support.identity;
 
+import io.spiffe.bundle.x509bundle.X509Bundle;
+import io.spiffe.exception.BundleNotFoundException;
 import io.spiffe.provider.SpiffeKeyManager;
 import io.spiffe.provider.SpiffeSslContextFactory;
 import io.spiffe.provider.SpiffeTrustManager;
 import io.spiffe.provider.SpiffeVerificationException;
 import io.spiffe.spiffeid.TrustDomain;
+import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.SpiffeId;
 import java.security.GeneralSecurityException;
+import java.util.Objects;
 import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -38,6 +42,43 @@ public final class SpiffeTls {
                     .build());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the SPIFFE client SSL context", e);
+        }
+    }
+
+    /**
+     * A client context that presents exactly {@code presented} (whatever the source holds when a
+     * handshake runs) and checks the server against the bundles of {@code trust}, accepting exactly
+     * {@code expected}.
+     */
+    public static SSLContext clientContext(X509Svid presented, X509Source trust, SpiffeId expected) {
+        return clientContext(new Presenting(presented, trust), expected);
+    }
+
+    /** An SVID that does not change, with the bundles of a live source. */
+    private record Presenting(X509Svid svid, X509Source trust) implements X509Source {
+        Presenting {
+            Objects.requireNonNull(svid, "presented");
+            Objects.requireNonNull(trust, "trust");
+        }
+
+        @Override
+        public X509Svid getX509Svid() {
+            return svid;
+        }
+
+        @Override
+        public X509Bundle getBundleForTrustDomain(TrustDomain trustDomain) throws BundleNotFoundException {
+            return trust.getBundleForTrustDomain(trustDomain);
+        }
+
+        @Override
+        public void close() {
+            // the trust source belongs to its owner
+        }
+
+        @Override
+        public String toString() {
+            return "Presenting[" + svid.getSpiffeId() + "]";
         }
     }
 

@@ -18,6 +18,8 @@ import java.util.Objects;
 /**
  * This workload's identity: its configured SPIFFE ID, the IDs of the other roles, and the current
  * X.509-SVID and trust bundle read from the X.509 source on every call, so SVID rotation is seen.
+ * Within a request the SVID is the one {@link SvidPin} pinned for it: the key a request signs with is
+ * the key its outbound calls present.
  *
  * <p>Thread safety: thread safe (the source is).
  */
@@ -42,9 +44,9 @@ public class WorkloadIdentity {
         return properties.idOf(role);
     }
 
-    /** The current X.509-SVID. */
+    /** The current X.509-SVID (within a request, the one pinned for it). */
     public X509Svid svid() {
-        return source.getX509Svid();
+        return SvidPin.svid(source);
     }
 
     /**

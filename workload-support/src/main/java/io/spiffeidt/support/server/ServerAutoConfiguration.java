@@ -3,6 +3,7 @@ package io.spiffeidt.support.server;
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.SvidPinFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -24,6 +25,14 @@ import org.springframework.core.Ordered;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(AdmissionProperties.class)
 public class ServerAutoConfiguration {
+
+    /** One SVID per request ({@link SvidPinFilter}): before the others, so every later step sees the pin. */
+    @Bean
+    public FilterRegistrationBean<SvidPinFilter> spiffeIdtSvidPinFilter() {
+        FilterRegistrationBean<SvidPinFilter> registration = new FilterRegistrationBean<>(new SvidPinFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+        return registration;
+    }
 
     /** Bounds request bodies (1 MiB) before they are buffered. */
     @Bean

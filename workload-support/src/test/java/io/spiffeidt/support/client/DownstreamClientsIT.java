@@ -8,14 +8,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.SvidPin;
 import io.spiffeidt.support.identity.X509SourceFactory;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.problem.ProblemDetailsAdvice;
+import io.spiffeidt.support.testapp.TestController;
 import io.spiffeidt.support.testapp.TestWorkloadApplication;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
@@ -27,6 +30,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +61,8 @@ class DownstreamClientsIT {
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final List<StaticX509Source> opened = Collections.synchronizedList(new ArrayList<>());
     private final List<DownstreamClients> toClose = new ArrayList<>();
+    /** The long-lived source of the clients made last. */
+    private StaticX509Source longLived;
 
     @AfterEach
     void closeClients() {
@@ -75,14 +85,17 @@ class DownstreamClientsIT {
                 null);
         ObservationRegistry observations = ObservationRegistry.create();
         observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
+        StaticX509Source source = TestIdentities.source(Role.M_TIER);
+        longLived = source;
+        // like an agent, a fresh source serves the SVID the workload holds now
         X509SourceFactory fresh = () -> {
-            StaticX509Source source = TestIdentities.source(Role.M_TIER);
-            opened.add(source);
-            return source;
+            StaticX509Source opening = new StaticX509Source(source.getX509Svid(), TestIdentities.PKI.bundle());
+            opened.add(opening);
+            return opening;
         };
         DownstreamClients clients = new DownstreamClients(
                 properties,
-                TestIdentities.source(Role.M_TIER),
+                source,
                 fresh,
                 RestClient.builder().observationRegistry(observations),
                 new OperationMetrics(registry));
@@ -176,6 +189,99 @@ class DownstreamClientsIT {
                         .timer()
                         .count())
                 .isEqualTo(3);
+    }
+
+    private static String serial(X509Svid svid) {
+        return svid.getLeaf().getSerialNumber().toString(16);
+    }
+
+    private void rotate() {
+        longLived.rotate(TestIdentities.PKI.issue(TestIdentities.id(Role.M_TIER)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConnectionStrategy.class)
+    void verifyWhenSvidRotatesAfterTheRequestReadItThenTheCallPresentsTheSvidTheRequestRead(
+            ConnectionStrategy strategy) {
+        DownstreamClient client = client(strategy);
+        X509Svid pinned;
+        Map<String, Object> during;
+        try (SvidPin.Scope scope = SvidPin.open()) {
+            pinned = SvidPin.svid(longLived); // what a hop signs its layer with
+            rotate();
+            during = echo(client, 0);
+        }
+        Map<String, Object> after = echo(client, 1);
+
+        assertThat(during.get("leafSerial")).isEqualTo(serial(pinned));
+        assertThat(after.get("leafSerial"))
+                .isEqualTo(serial(longLived.getX509Svid()))
+                .isNotEqualTo(serial(pinned));
+    }
+
+    @Test
+    void verifyWhenPooledAndSvidRotatesThenARequestPinnedToTheOldSvidKeepsItsConnection() throws Exception {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+        Object firstPort = echo(client, 0).get("remotePort");
+        ExecutorService otherRequests = Executors.newSingleThreadExecutor();
+        try (SvidPin.Scope scope = SvidPin.open()) {
+            X509Svid pinned = SvidPin.svid(longLived);
+            rotate();
+            Map<String, Object> other =
+                    otherRequests.submit(() -> echo(client, 1)).get();
+            Map<String, Object> mine = echo(client, 2);
+
+            assertThat(other.get("leafSerial")).isEqualTo(serial(longLived.getX509Svid()));
+            assertThat(mine.get("leafSerial")).isEqualTo(serial(pinned));
+            assertThat(mine.get("remotePort")).isEqualTo(firstPort);
+            assertThat(handshakes(ConnectionStrategy.POOLED)).isEqualTo(2);
+
+            // a second rotation closes the pool of the pinned SVID: its call gets a connection of its own
+            rotate();
+            Map<String, Object> newest =
+                    otherRequests.submit(() -> echo(client, 3)).get();
+            Map<String, Object> once = echo(client, 4);
+            Map<String, Object> newestAgain =
+                    otherRequests.submit(() -> echo(client, 5)).get();
+
+            assertThat(once.get("leafSerial")).isEqualTo(serial(pinned));
+            assertThat(once.get("remotePort")).isNotEqualTo(firstPort);
+            assertThat(newest.get("leafSerial")).isEqualTo(serial(longLived.getX509Svid()));
+            assertThat(newestAgain.get("remotePort")).isEqualTo(newest.get("remotePort"));
+            assertThat(handshakes(ConnectionStrategy.POOLED)).isEqualTo(4);
+        } finally {
+            otherRequests.shutdownNow();
+        }
+    }
+
+    @Test
+    void verifyWhenPoolOfACallInFlightIsDroppedThenTheCallCompletes() throws Exception {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+        TestController.entered = new CountDownLatch(1);
+        TestController.release = new CountDownLatch(1);
+        ExecutorService requests = Executors.newFixedThreadPool(2);
+        try {
+            X509Svid first = longLived.getX509Svid();
+            Future<Map<String, Object>> held = requests.submit(() -> {
+                try (SvidPin.Scope scope = SvidPin.open()) {
+                    return client.post("/test/hold", Map.of(), Map.class);
+                }
+            });
+            assertThat(TestController.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            // two rotations: the first SVID's pool is dropped while its call waits for the answer
+            rotate();
+            echo(client, 1);
+            rotate();
+            echo(client, 2);
+            TestController.release.countDown();
+
+            Map<String, Object> answer = held.get(10, TimeUnit.SECONDS);
+            assertThat(answer.get("released")).isEqualTo(true);
+            assertThat(answer.get("leafSerial")).isEqualTo(serial(first));
+        } finally {
+            TestController.release.countDown();
+            requests.shutdownNow();
+        }
     }
 
     @ParameterizedTest

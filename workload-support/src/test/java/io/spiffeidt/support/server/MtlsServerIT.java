@@ -164,6 +164,22 @@ class MtlsServerIT {
     }
 
     @Test
+    void verifyWhenSvidRotatesDuringRequestThenRequestKeepsTheSvidItFirstRead() throws Exception {
+        HttpResponse<String> during = post(clientOf(Role.M_TIER), "/test/rotate-mid-request", "{}");
+        HttpResponse<String> next = post(clientOf(Role.M_TIER), "/test/rotate-mid-request", "{}");
+
+        assertThat(during.statusCode()).isEqualTo(200);
+        Map<String, Object> first = json(during);
+        assertThat(first.get("live")).as("the source rotated").isNotEqualTo(first.get("first"));
+        assertThat(first.get("second")).as("the request kept its SVID").isEqualTo(first.get("first"));
+        Map<String, Object> second = json(next);
+        assertThat(second.get("first"))
+                .as("the next request reads the rotated SVID")
+                .isEqualTo(first.get("live"));
+        assertThat(second.get("second")).isEqualTo(second.get("first"));
+    }
+
+    @Test
     void verifyWhenPlainHttpOnManagementPortThenPrometheusHasMetrics() throws Exception {
         post(clientOf(Role.M_TIER), "/test/echo", "{}");
         HttpClient plain = HttpClient.newHttpClient();

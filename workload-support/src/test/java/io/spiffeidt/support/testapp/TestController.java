@@ -1,5 +1,6 @@
 package io.spiffeidt.support.testapp;
 
+import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
@@ -7,8 +8,11 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.testing.StaticX509Source;
+import io.spiffeidt.support.testing.TestIdentities;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -17,6 +21,8 @@ import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -30,9 +36,13 @@ import org.springframework.web.bind.annotation.RestController;
 public class TestController {
 
     private final OperationMetrics metrics;
+    private final WorkloadIdentity identity;
+    private final X509Source source;
 
-    TestController(OperationMetrics metrics) {
+    TestController(OperationMetrics metrics, WorkloadIdentity identity, X509Source source) {
         this.metrics = metrics;
+        this.identity = identity;
+        this.source = source;
     }
 
     /** Echoes who called, over which connection. */
@@ -44,6 +54,7 @@ public class TestController {
             out.put("caller", caller.id().toString());
             out.put("keyAlgorithm", caller.publicKey().getAlgorithm());
             out.put("leafMatchesKey", caller.leaf().getPublicKey().equals(caller.publicKey()));
+            out.put("leafSerial", caller.leaf().getSerialNumber().toString(16));
             out.put("remotePort", request.getRemotePort());
             out.put("sessionId", String.valueOf(request.getAttribute("jakarta.servlet.request.ssl_session_id")));
             out.put("body", body);
@@ -51,6 +62,40 @@ public class TestController {
             out.put("transferEncoding", String.valueOf(request.getHeader("Transfer-Encoding")));
             return out;
         });
+    }
+
+    /**
+     * Reads this workload's SVID, rotates the server's source to a new SVID and reads it again: the
+     * serials of both reads and of the source's SVID afterwards.
+     */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/rotate-mid-request")
+    public Map<String, Object> rotateMidRequest() {
+        String first = identity.svid().getLeaf().getSerialNumber().toString(16);
+        ((StaticX509Source) source).rotate(TestIdentities.PKI.issue(TestIdentities.id(Role.TARGET_WL)));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("first", first);
+        out.put("second", identity.svid().getLeaf().getSerialNumber().toString(16));
+        out.put("live", source.getX509Svid().getLeaf().getSerialNumber().toString(16));
+        return out;
+    }
+
+    /** Released by a test to let the calls waiting in {@link #hold} answer. */
+    public static volatile CountDownLatch release = new CountDownLatch(0);
+
+    /** Signalled when a call has entered {@link #hold}. */
+    public static volatile CountDownLatch entered = new CountDownLatch(0);
+
+    /** Answers like {@link #echo} once {@link #release} is released (at most 10 s). */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/hold")
+    public Map<String, Object> hold(@RequestBody Map<String, Object> body, Caller caller, HttpServletRequest request)
+            throws InterruptedException {
+        entered.countDown();
+        boolean released = release.await(10, TimeUnit.SECONDS);
+        Map<String, Object> out = echo(body, caller, request);
+        out.put("released", released);
+        return out;
     }
 
     /** Only target-wl may call. */
