@@ -6,6 +6,13 @@ import io.spiffeidt.devstack.DevStackSettings;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +21,12 @@ import org.junit.jupiter.api.Test;
  * java-spiffe's DefaultX509Source, unchanged) and serves and calls with it; the flow keeps working.
  */
 class SvidRotationIT extends EmbeddedStackIT {
+
+    /** At least this many rotations of each of subject-wl and m-tier while calls run... */
+    private static final int ROTATIONS = 100;
+
+    /** ...and at least this many calls. */
+    private static final int MIN_CALLS = 100;
 
     @BeforeAll
     static void start() {
@@ -49,5 +62,59 @@ class SvidRotationIT extends EmbeddedStackIT {
                         .get("balance")
                         .asLong())
                 .isEqualTo(3);
+    }
+
+    /**
+     * ID-Mode and LSVID bind each layer to the mTLS presenter's key: a hop that signed with one SVID
+     * and presented another would be refused with WRONG_PRESENTER. Rotations of subject-wl and
+     * m-tier while calls run must not fail one call.
+     */
+    @Test
+    void flowWhenSvidsRotateWhileCallsRunThenNoCallFails() throws Exception {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        tokens.put("id-mode", client.userToken("user0052"));
+        tokens.put("lsvid", client.userToken("user0053"));
+        tokens.forEach((mode, token) ->
+                assertThat(client.user(mode, "mint", token, null).status()).isEqualTo(200));
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger calls = new AtomicInteger();
+        List<String> failures = new CopyOnWriteArrayList<>();
+        List<Thread> callers = new ArrayList<>();
+        tokens.forEach((mode, token) -> {
+            Thread caller = new Thread(() -> {
+                while (!stop.get()) {
+                    SystemClient.Answer answer = client.user(mode, "balance", token, null);
+                    calls.incrementAndGet();
+                    if (answer.status() != 200) {
+                        failures.add(mode + ": " + answer.status() + " " + answer.body());
+                    }
+                }
+            });
+            caller.start();
+            callers.add(caller);
+        });
+        int rotations = 0;
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        try {
+            // far faster than any SVID lifetime: each call of each mode meets rotations in flight
+            while ((rotations < ROTATIONS || calls.get() < MIN_CALLS)
+                    && Instant.now().isBefore(deadline)) {
+                stack.workloadApi().rotate("m-tier");
+                Thread.sleep(10);
+                stack.workloadApi().rotate("subject-wl");
+                Thread.sleep(10);
+                rotations++;
+            }
+        } finally {
+            stop.set(true);
+            for (Thread caller : callers) {
+                caller.join(30_000);
+            }
+        }
+
+        assertThat(calls.get()).isGreaterThanOrEqualTo(MIN_CALLS);
+        assertThat(failures)
+                .as("of %d calls during %d rotations of each", calls.get(), rotations)
+                .isEmpty();
     }
 }
