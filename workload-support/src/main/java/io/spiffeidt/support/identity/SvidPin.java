@@ -12,7 +12,8 @@ import java.util.Optional;
  * source rotates between them. While a scope is open on the thread (one per request, {@link
  * SvidPinFilter}) the first read of a source's SVID pins it: every later read in the request, the
  * signing keys of {@link WorkloadIdentity} and the client certificate of the outbound calls, gets
- * that SVID. Outside a scope every read is live.
+ * that SVID. Outside a scope every read is live, and so is a read on another thread: a request that
+ * hands work with outbound calls to another thread must pin there too.
  *
  * <p>A scope pins one source, the first it is asked about; another source is read live.
  *
