@@ -4,7 +4,6 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
-import io.spiffeidt.support.client.PoolingProfile;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -42,7 +41,7 @@ public class SpiffeIdtAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public VerifiedProofs verifiedProofs(SpiffeIdtProperties properties, ProofMemoProperties memo, Clock clock) {
-        boolean on = memo.enabled() && properties.pooling().profile() != PoolingProfile.THESIS;
+        boolean on = memo.enabled() && properties.pooling().remembersWork();
         return new VerifiedProofs(on ? memo.maxEntries() : 0, memo.ttl(), clock);
     }
 

@@ -11,7 +11,6 @@ import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.client.PoolingProfile;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -47,7 +46,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
-        this.keepVerified = properties.pooling().profile() != PoolingProfile.THESIS;
+        this.keepVerified = properties.pooling().remembersWork();
     }
 
     @Override

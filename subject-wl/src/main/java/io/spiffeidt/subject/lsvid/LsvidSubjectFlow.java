@@ -12,7 +12,6 @@ import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.client.PoolingProfile;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -50,7 +49,7 @@ public class LsvidSubjectFlow implements SubjectFlow {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
-        this.keepDecoded = properties.pooling().profile() != PoolingProfile.THESIS;
+        this.keepDecoded = properties.pooling().remembersWork();
     }
 
     @Override

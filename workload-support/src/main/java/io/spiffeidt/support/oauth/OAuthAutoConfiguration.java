@@ -4,7 +4,6 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.TokenMemoProperties;
-import io.spiffeidt.support.client.PoolingProfile;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -37,7 +36,7 @@ public class OAuthAutoConfiguration {
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics) {
-        boolean on = memo.enabled() && properties.pooling().profile() != PoolingProfile.THESIS;
+        boolean on = memo.enabled() && properties.pooling().remembersWork();
         return new OAuthTokenVerifier(
                 properties.oauth(),
                 timeRules,
