@@ -22,11 +22,11 @@ import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.support.testing.TestOAuthIssuer;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.LsvidExtendRequest;
 import io.spiffeidt.support.wire.LsvidExtendResponse;
 import io.spiffeidt.support.wire.MintResponse;
+import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -141,16 +141,60 @@ class AssertingWorkloadIT {
                 ok(post(SUBJECT, "/dvid/mint", new AccessTokenRequest(idp.token("user0003"))), MintResponse.class);
 
         ValidateResponse validated =
-                ok(post(Role.M_TIER, "/dvid/validate", DocumentRequest.of(minted.token())), ValidateResponse.class);
+                ok(post(Role.M_TIER, "/dvid/validate", ValidateRequest.of(minted.token())), ValidateResponse.class);
         VerifiedDvid dvid = dvidMtier.acceptValidation(validated);
         OAuthProof proof =
                 ok(post(Role.M_TIER, "/dvid/introspect", IntrospectRequest.of(minted.token(), null)), OAuthProof.class);
-        HttpResponse<String> fromSubject = post(SUBJECT, "/dvid/validate", DocumentRequest.of(minted.token()));
+        HttpResponse<String> fromSubject = post(SUBJECT, "/dvid/validate", ValidateRequest.of(minted.token()));
 
         assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
         assertThat(dvid.dpr()).isEqualTo("user0003");
         dvidMtier.proofs().verify(proof, dvid.result().delegation(), idp.idpKeys());
         assertThat(fromSubject.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void dvidValidateWhenIntrospectionAskedThenOneAnswerCarriesBothAndErrorsAreThoseOfValidation() throws Exception {
+        MintResponse minted =
+                ok(post(SUBJECT, "/dvid/mint", new AccessTokenRequest(idp.token("user0007"))), MintResponse.class);
+        String token = minted.token();
+        long validations = count("dvid", "validate");
+
+        String plain =
+                post(Role.M_TIER, "/dvid/validate", ValidateRequest.of(token)).body();
+        ValidateResponse both = ok(
+                post(Role.M_TIER, "/dvid/validate", ValidateRequest.introspecting(token, null)),
+                ValidateResponse.class);
+        OAuthProof alone =
+                ok(post(Role.M_TIER, "/dvid/introspect", IntrospectRequest.of(token, null)), OAuthProof.class);
+        JsonNode unchanged = ok(
+                        post(Role.M_TIER, "/dvid/validate", ValidateRequest.introspecting(token, alone.digest())),
+                        JsonNode.class)
+                .get("introspection");
+        HttpResponse<String> digestAlone =
+                post(Role.M_TIER, "/dvid/validate", Map.of("token", token, "proofDigest", alone.digest()));
+        String forged = token.substring(0, token.length() - 4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
+        HttpResponse<String> forgedPlain = post(Role.M_TIER, "/dvid/validate", ValidateRequest.of(forged));
+        HttpResponse<String> forgedBoth =
+                post(Role.M_TIER, "/dvid/validate", ValidateRequest.introspecting(forged, alone.digest()));
+
+        // without the flag the answer is as before, with no introspection field
+        assertThat(JSON.readTree(plain).has("introspection")).isFalse();
+        assertThat(JSON.readValue(plain, ValidateResponse.class).result()).isEqualTo(both.result());
+        // with it: the proof /dvid/introspect gives, from one verification of the DVID
+        assertThat(both.introspection().proof()).isEqualTo(alone);
+        dvidMtier.proofs().verify(both.introspection().proof(), both.result().delegation(), idp.idpKeys());
+        assertThat(count("dvid", "validate")).isEqualTo(validations + 3);
+        // the held proof's digest gets exactly {"unchanged":true}
+        assertThat(unchanged.size()).isEqualTo(1);
+        assertThat(unchanged.get("unchanged").asBoolean()).isTrue();
+        // a digest without the flag is refused; a refused DVID is refused the same way either way
+        assertThat(digestAlone.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(digestAlone.body()).get("code").asString()).isEqualTo("MALFORMED");
+        assertThat(forgedBoth.statusCode()).isEqualTo(forgedPlain.statusCode()).isBetween(400, 499);
+        assertThat(JSON.readTree(forgedBoth.body()).get("code").asString())
+                .isEqualTo(JSON.readTree(forgedPlain.body()).get("code").asString());
+        assertThat(forgedBoth.body()).doesNotContain("\"zkp\"").doesNotContain("unchanged");
     }
 
     @Test

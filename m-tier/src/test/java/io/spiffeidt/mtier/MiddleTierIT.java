@@ -3,6 +3,7 @@ package io.spiffeidt.mtier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
@@ -71,7 +72,10 @@ class MiddleTierIT {
             target.on("/" + mode.pathSegment() + "/balance", r -> Reply.ok(ACCOUNT.formatted(mode.pathSegment())));
         }
         asserting = new StubWorkload(ASSERTING)
-                .on("/dvid/validate", r -> Reply.ok(JSON.writeValueAsString(otherSubjectsDvid())))
+                .on(
+                        "/dvid/validate",
+                        r -> Reply.ok(JSON.writeValueAsString(
+                                r.body().contains(NO_INTROSPECTION) ? subjectsDvid() : otherSubjectsDvid())))
                 .on("/dvid/introspect", r -> new Reply(404, "{\"code\":\"NOT_FOUND\"}"));
         mTier = RunningWorkload.start(
                 MiddleTierApplication.class,
@@ -90,6 +94,14 @@ class MiddleTierIT {
         }
         target.close();
         asserting.close();
+    }
+
+    /** A DVID text for which the stub asserting workload validates without the introspection asked for. */
+    private static final String NO_INTROSPECTION = "no.introspection.dvid";
+
+    /** A remote validation answer for a DVID of the subject workload, without an introspection. */
+    private static ValidateResponse subjectsDvid() {
+        return new ValidateResponse(otherSubjectsDvid().result(), TestIdentities.id(Role.SUBJECT_WL), "jti-2", null);
     }
 
     /** A remote validation answer for a DVID whose {@code sub} is not the subject workload. */
@@ -112,12 +124,16 @@ class MiddleTierIT {
         return target.received().stream().filter(r -> r.path().equals(path)).toList();
     }
 
+    /** Every outcome's count of the operation timer. */
     private static double count(String mode, String operation) {
         MeterRegistry meters = mTier.meters();
-        var timer = meters.find(OperationMetrics.OPERATION_TIMER)
+        return meters
+                .find(OperationMetrics.OPERATION_TIMER)
                 .tags("mode", mode, "operation", operation)
-                .timer();
-        return timer == null ? 0 : timer.count();
+                .timers()
+                .stream()
+                .mapToLong(Timer::count)
+                .sum();
     }
 
     private static JsonNode json(HttpResponse<String> response) {
@@ -200,6 +216,25 @@ class MiddleTierIT {
                 .verify(onward.token(), lsvidTarget.self(), Presenter.of(last.peerLeaf()), DelegationRule.REQUIRED);
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0004");
         assertThat(atTarget.document().depth()).isEqualTo(extended.depth() + 1);
+    }
+
+    @Test
+    void dvidWhenPooledAndTheValidationAnswerLacksTheIntrospectionThenRefusedAndTargetNeverCalled() throws Exception {
+        int before = forwarded("/dvid/balance").size();
+
+        HttpResponse<String> answer = present(Role.SUBJECT_WL, "/dvid/balance", DocumentRequest.of(NO_INTROSPECTION));
+
+        assertThat(answer.statusCode()).as(answer.body()).isBetween(400, 599);
+        assertThat(json(answer).get("code").asString()).isEqualTo("MALFORMED");
+        assertThat(forwarded("/dvid/balance")).hasSize(before);
+        // under pooled the introspection was asked for in the validation request, and not called apart
+        StubWorkload.Received sent = asserting.received().stream()
+                .filter(r -> r.path().equals("/dvid/validate") && r.body().contains(NO_INTROSPECTION))
+                .reduce((first, second) -> second)
+                .orElseThrow();
+        assertThat(JSON.readTree(sent.body()).get("introspect").asBoolean()).isTrue();
+        assertThat(asserting.received().stream().filter(r -> r.path().equals("/dvid/introspect")))
+                .isEmpty();
     }
 
     @Test

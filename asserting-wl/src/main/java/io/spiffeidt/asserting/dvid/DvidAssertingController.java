@@ -22,11 +22,11 @@ import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccessTokenRequest;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.OAuthSummary;
+import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
 import java.security.Provider;
@@ -110,23 +110,35 @@ public class DvidAssertingController {
         return jwks;
     }
 
-    /** Remote verification: the same verifier as local, for the caller as audience. */
+    /**
+     * Remote verification: the same verifier as local, for the caller as audience; with {@code
+     * "introspect": true} the answer also carries what {@link #introspect} would answer, from the same
+     * verification.
+     */
     @PostMapping("/validate")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
-    public ValidateResponse validate(@Valid @RequestBody DocumentRequest request, Caller caller) {
+    public ValidateResponse validate(@Valid @RequestBody ValidateRequest request, Caller caller) {
+        if (request.proofDigest() != null && !request.wantsIntrospection()) {
+            throw new AssertionException(ErrorCode.MALFORMED, "proofDigest without \"introspect\": true");
+        }
         VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(request.token(), caller.id()));
-        return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti());
+        IntrospectionAnswer introspection =
+                request.wantsIntrospection() ? introspection(dvid, request.proofDigest()) : null;
+        return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti(), introspection);
     }
 
     /** The proof record of a live DVID this workload minted; 404 when unknown or expired. */
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
     public IntrospectionAnswer introspect(@Valid @RequestBody IntrospectRequest request, Caller caller) {
-        VerifiedDvid dvid = verifier.verify(request.token(), caller.id());
+        return introspection(verifier.verify(request.token(), caller.id()), request.proofDigest());
+    }
+
+    private IntrospectionAnswer introspection(VerifiedDvid dvid, String proofDigest) {
         DvidIntrospectionEntry entry = store.get(dvid.jti())
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
         if (entry.introspection() != null) {
-            return IntrospectionAnswer.of(entry.introspection(), request.proofDigest());
+            return IntrospectionAnswer.of(entry.introspection(), proofDigest);
         }
         if (entry.pendingOAuthToken() == null) {
             throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
@@ -134,7 +146,7 @@ public class DvidAssertingController {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
         OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
         store.replace(dvid.jti(), new DvidIntrospectionEntry(proof, null));
-        return IntrospectionAnswer.of(proof, request.proofDigest());
+        return IntrospectionAnswer.of(proof, proofDigest);
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {

@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,6 +38,52 @@ class ProofMemoIT extends EmbeddedStackIT {
                         + result + "\"[^}]*} ([0-9.E]+)")
                 .matcher(scrape.body());
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** The sum of every series of {@code metric} at {@code workload} whose labels contain {@code label}. */
+    private static double sum(String workload, String metric, String label) {
+        Answer scrape = client.prometheus(workload);
+        assertThat(scrape.status()).isEqualTo(200);
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(metric) + "\\{([^}]*)} ([0-9.E]+)$")
+                .matcher(scrape.body());
+        double total = 0;
+        while (m.find()) {
+            if (m.group(1).contains(label)) {
+                total += Double.parseDouble(m.group(2));
+            }
+        }
+        return total;
+    }
+
+    @Test
+    void dvidWhenPooledThenTheMiddleTierValidatesAndIntrospectsInOneCall() {
+        String token = client.userToken("user0079");
+        assertThat(client.user("dvid", "mint", token, null).status()).isEqualTo(200);
+        String requests = "http_server_requests_seconds_count";
+        double validates = sum("asserting-wl", requests, "uri=\"/dvid/validate\"");
+        double introspections = sum("asserting-wl", requests, "uri=\"/dvid/introspect\"");
+        double introspectCalls = sum("m-tier", "spiffeidt_operation_seconds_count", "operation=\"introspect_call\"");
+        double checks = checks();
+
+        for (int i = 0; i < 3; i++) {
+            Answer b = client.user("dvid", "balance", token, null);
+            assertThat(b.status()).as(b.body()).isEqualTo(200);
+        }
+
+        // one validation per request from m-tier (with the introspection) and one from target-wl
+        assertThat(sum("asserting-wl", requests, "uri=\"/dvid/validate\"") - validates)
+                .isEqualTo(6);
+        assertThat(sum("asserting-wl", requests, "uri=\"/dvid/introspect\"") - introspections)
+                .isZero();
+        assertThat(sum("m-tier", "spiffeidt_operation_seconds_count", "operation=\"introspect_call\"")
+                        - introspectCalls)
+                .isZero();
+        // the proof is still checked on every request
+        assertThat(checks() - checks).isEqualTo(3);
+    }
+
+    private static double checks() {
+        return memo("m-tier", "dvid", "miss") + memo("m-tier", "dvid", "hit") + memo("m-tier", "dvid", "unchanged");
     }
 
     @ParameterizedTest

@@ -1,9 +1,13 @@
 package io.spiffeidt.mtier.dvid;
 
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Delegation;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
+import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -12,12 +16,15 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
+import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
+import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
+import java.util.function.Function;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -26,7 +33,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * DVID at the middle tier (docs/design.md, DVID row): remote validation at the asserting workload, then
  * its introspection and the proof check against the DVID's {@code dpa}/{@code dpr}; the DVID is
- * forwarded unchanged.
+ * forwarded unchanged. Under a profile that remembers work the validation and the introspection are
+ * one call ({@code /dvid/validate} with {@code "introspect": true}), so that the asserting workload
+ * verifies the DVID once per request; under {@code thesis} they are two calls, as in the original.
  */
 @RestController
 @RequestMapping("/dvid")
@@ -39,12 +48,14 @@ public class DvidMiddleTierController {
     private final DvidHop hop;
     private final IdpKeyResolver idpKeys;
     private final boolean introspect;
+    private final boolean oneCall;
 
     public DvidMiddleTierController(
             DownstreamClients clients,
             OperationMetrics metrics,
             DvidHop hop,
             MiddleTierProperties properties,
+            SpiffeIdtProperties common,
             OAuthTokenVerifier oauth) {
         this.clients = clients;
         this.metrics = metrics;
@@ -52,6 +63,7 @@ public class DvidMiddleTierController {
         // the proof is checked under the IdP key this workload resolves itself, never the answer's
         this.idpKeys = oauth::idpKey;
         this.introspect = properties.dvid().introspect();
+        this.oneCall = introspect && common.pooling().remembersWork();
     }
 
     @PostMapping("/balance")
@@ -68,23 +80,26 @@ public class DvidMiddleTierController {
 
     private AccountResponse forward(String path, DocumentRequest request) {
         DownstreamClient asserting = clients.client(MODE, Role.ASSERTING_WL);
-        DocumentRequest document = DocumentRequest.of(request.token());
+        String token = request.token();
+        Function<String, IntrospectionAnswer> introspection = offered ->
+                asserting.post("/dvid/introspect", IntrospectRequest.of(token, offered), IntrospectionAnswer.class);
+        ProofCheck.Offer offer = oneCall ? hop.proofs().offer(token) : null;
+        ValidateRequest validate =
+                oneCall ? ValidateRequest.introspecting(token, offer.digest()) : ValidateRequest.of(token);
         ValidateResponse validated = metrics.time(
                 MODE,
                 Operation.VALIDATE_CALL,
-                () -> asserting.post("/dvid/validate", document, ValidateResponse.class));
+                () -> asserting.post("/dvid/validate", validate, ValidateResponse.class));
         VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
-        if (introspect) {
-            hop.proofs()
-                    .introspect(
-                            request.token(),
-                            dvid.result().delegation(),
-                            idpKeys,
-                            metrics,
-                            offered -> asserting.post(
-                                    "/dvid/introspect",
-                                    IntrospectRequest.of(request.token(), offered),
-                                    IntrospectionAnswer.class));
+        Delegation delegation = dvid.result().delegation();
+        if (oneCall) {
+            if (validated.introspection() == null) {
+                throw new AssertionException(
+                        ErrorCode.MALFORMED, "the validation answer has no introspection, which was asked for");
+            }
+            hop.proofs().check(token, delegation, idpKeys, metrics, offer, validated.introspection(), introspection);
+        } else if (introspect) {
+            hop.proofs().introspect(token, delegation, idpKeys, metrics, introspection);
         }
         DownstreamClient target = clients.client(MODE, Role.TARGET_WL);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> target.post(path, request, AccountResponse.class));

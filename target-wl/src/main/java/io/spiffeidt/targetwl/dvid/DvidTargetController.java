@@ -10,6 +10,7 @@ import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
@@ -59,7 +60,7 @@ public class DvidTargetController {
     private VerifiedDvid validate(DocumentRequest request) {
         ValidateResponse validated =
                 metrics.time(MODE, Operation.VALIDATE_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                        .post("/dvid/validate", DocumentRequest.of(request.token()), ValidateResponse.class));
+                        .post("/dvid/validate", ValidateRequest.of(request.token()), ValidateResponse.class));
         return metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
     }
 

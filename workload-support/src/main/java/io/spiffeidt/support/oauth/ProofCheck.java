@@ -90,11 +90,43 @@ public final class ProofCheck {
             IdpKeyResolver idpKeys,
             OperationMetrics metrics,
             Function<String, IntrospectionAnswer> call) {
+        Offer offer = offer(document);
+        IntrospectionAnswer answer = metrics.time(mode, Operation.INTROSPECT_CALL, () -> call.apply(offer.digest()));
+        return check(document, delegation, idpKeys, metrics, offer, answer, call);
+    }
+
+    /**
+     * What to offer when introspecting {@code document}: the digest of the proof the memo holds for
+     * it, or none. For a caller that sends the request itself (DVID's validation with introspection
+     * in one call); {@link #check} takes the answer.
+     */
+    public Offer offer(String document) {
         VerifiedProofs current = memo;
-        String offered = current.heldDigest(document);
-        IntrospectionAnswer answer = metrics.time(mode, Operation.INTROSPECT_CALL, () -> call.apply(offered));
+        return new Offer(current, current.heldDigest(document));
+    }
+
+    /**
+     * Checks the answer to an introspection that offered {@code offer} (as {@link #introspect} does
+     * after its call): an "unchanged" answer against the held proof, any other answer's proof in full
+     * or from the memo.
+     *
+     * @param refetch sends the introspection request again, with the offered digest (or {@code
+     *     null}); used only when the held proof went between the offer and the check
+     * @return {@link #MISS}, {@link #HIT} or {@link #UNCHANGED}
+     * @throws AssertionException as {@link #introspect}
+     */
+    public String check(
+            String document,
+            Delegation delegation,
+            IdpKeyResolver idpKeys,
+            OperationMetrics metrics,
+            Offer offer,
+            IntrospectionAnswer answer,
+            Function<String, IntrospectionAnswer> refetch) {
+        Objects.requireNonNull(answer, "answer");
+        VerifiedProofs current = offer.memo;
         if (answer.isUnchanged()) {
-            if (offered == null) {
+            if (offer.digest() == null) {
                 throw new AssertionException(
                         ErrorCode.MALFORMED, "introspection answered unchanged, nothing was offered");
             }
@@ -108,7 +140,7 @@ public final class ProofCheck {
                 return UNCHANGED;
             }
             // the held proof went between the offer and the check: fetch it in full
-            answer = metrics.time(mode, Operation.INTROSPECT_CALL, () -> call.apply(null));
+            answer = metrics.time(mode, Operation.INTROSPECT_CALL, () -> refetch.apply(null));
         }
         OAuthProof proof = answer.proof();
         boolean hit = metrics.time(
@@ -119,5 +151,25 @@ public final class ProofCheck {
         String result = hit ? HIT : MISS;
         metrics.countProofMemo(mode, result);
         return result;
+    }
+
+    /**
+     * The digest offered for one introspection, with the memo it came from (the answer is checked
+     * against that memo).
+     */
+    public static final class Offer {
+
+        private final VerifiedProofs memo;
+        private final String digest;
+
+        private Offer(VerifiedProofs memo, String digest) {
+            this.memo = memo;
+            this.digest = digest;
+        }
+
+        /** The digest to send ({@code proofDigest}), or {@code null}: ask for the proof. */
+        public String digest() {
+            return digest;
+        }
     }
 }

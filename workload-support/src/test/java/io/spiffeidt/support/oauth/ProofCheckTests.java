@@ -133,6 +133,40 @@ class ProofCheckTests {
                 .isEqualTo(ErrorCode.DELEGATION_INVALID);
     }
 
+    @Test
+    void checkWhenTheCallerSentTheOfferItselfThenTheAnswerIsCheckedAsIntrospectDoes() {
+        check.useVerifiedProofs(new VerifiedProofs(10, Duration.ofMinutes(5), clock));
+        ProofCheck.Offer empty = check.offer(ROOT);
+        String first = check.check(
+                ROOT, delegation, idp.idpKeys(), metrics, empty, IntrospectionAnswer.of(proof, null), this::asserting);
+        ProofCheck.Offer held = check.offer(ROOT);
+        String second = check.check(
+                ROOT,
+                delegation,
+                idp.idpKeys(),
+                metrics,
+                held,
+                IntrospectionAnswer.of(proof, held.digest()),
+                this::asserting);
+
+        assertThat(empty.digest()).isNull();
+        assertThat(first).isEqualTo(ProofCheck.MISS);
+        assertThat(held.digest()).isEqualTo(proof.digest());
+        assertThat(second).isEqualTo(ProofCheck.UNCHANGED);
+        // the answers came with the offers: nothing was fetched again
+        assertThat(offers).isEmpty();
+        // "unchanged" for an offer of nothing is refused, as from introspect
+        codeOf(() -> check.check(
+                        "another.root",
+                        delegation,
+                        idp.idpKeys(),
+                        metrics,
+                        check.offer("another.root"),
+                        new IntrospectionAnswer(null, null, null, true),
+                        this::asserting))
+                .isEqualTo(ErrorCode.MALFORMED);
+    }
+
     private static ErrorCodeAssert codeOf(Runnable work) {
         AssertionException e = catchThrowableOfType(AssertionException.class, work::run);
         assertThat(e).as("an AssertionException").isNotNull();
