@@ -76,23 +76,16 @@ class PoolingProfilesIT {
 
     /** The count of {@code spiffeidt_operation_seconds} for successful {@code operation}s of {@code mode}. */
     private static double operations(String prometheus, String mode, String operation) {
-        return prometheus
-                .lines()
-                .filter(line -> line.startsWith("spiffeidt_operation_seconds_count{"))
-                .filter(line -> line.contains("mode=\"" + mode + "\""))
-                .filter(line -> line.contains("operation=\"" + operation + "\""))
-                .filter(line -> line.contains("outcome=\"success\""))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
+        return SystemClient.sum(
+                prometheus,
+                "spiffeidt_operation_seconds_count",
+                "mode=\"" + mode + "\"",
+                "operation=\"" + operation + "\"",
+                "outcome=\"success\"");
     }
 
     /** The sum of m-tier's {@code spiffeidt_client_handshakes_total} series towards {@code downstream}. */
     private static double handshakes(String prometheus, String downstream) {
-        return prometheus
-                .lines()
-                .filter(line -> line.startsWith("spiffeidt_client_handshakes_total{"))
-                .filter(line -> line.contains("downstream=\"" + downstream + "\""))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
+        return SystemClient.sum(prometheus, "spiffeidt_client_handshakes_total", "downstream=\"" + downstream + "\"");
     }
 }

@@ -44,15 +44,7 @@ class ProofMemoIT extends EmbeddedStackIT {
     private static double sum(String workload, String metric, String label) {
         Answer scrape = client.prometheus(workload);
         assertThat(scrape.status()).isEqualTo(200);
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(metric) + "\\{([^}]*)} ([0-9.E]+)$")
-                .matcher(scrape.body());
-        double total = 0;
-        while (m.find()) {
-            if (m.group(1).contains(label)) {
-                total += Double.parseDouble(m.group(2));
-            }
-        }
-        return total;
+        return SystemClient.sum(scrape.body(), metric, label);
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.Map;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
@@ -140,6 +141,18 @@ public final class SystemClient {
                 null,
                 Map.of(),
                 null);
+    }
+
+    /**
+     * The sum of every series of {@code metric} in a Prometheus {@code scrape} whose labels contain
+     * each of {@code labels} (written as in the scrape, e.g. {@code mode="dvid"}).
+     */
+    public static double sum(String scrape, String metric, String... labels) {
+        return scrape.lines()
+                .filter(line -> line.startsWith(metric + "{"))
+                .filter(line -> Arrays.stream(labels).allMatch(line::contains))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     /** The SPIFFE ID the stack gives {@code name}. */

@@ -1,8 +1,6 @@
 package io.spiffeidt.mtier.dvid;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
-import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
@@ -93,10 +91,6 @@ public class DvidMiddleTierController {
         VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
         Delegation delegation = dvid.result().delegation();
         if (oneCall) {
-            if (validated.introspection() == null) {
-                throw new AssertionException(
-                        ErrorCode.MALFORMED, "the validation answer has no introspection, which was asked for");
-            }
             hop.proofs().check(token, delegation, idpKeys, metrics, offer, validated.introspection(), introspection);
         } else if (introspect) {
             hop.proofs().introspect(token, delegation, idpKeys, metrics, introspection);

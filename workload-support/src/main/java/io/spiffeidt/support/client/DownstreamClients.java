@@ -229,8 +229,8 @@ public class DownstreamClients implements Closeable {
     private record FreshSetup(X509Source source, CloseableHttpClient http, RestClient rest) {}
 
     /**
-     * The POOLED transport to one downstream (docs/design.md "One SVID per request"): one pool per SVID of this workload, whose connections
-     * all present that SVID. A call takes the pool of the SVID its request pinned ({@link SvidPin}),
+     * The POOLED transport to one downstream (docs/design.md "One SVID per request"): one pool per
+     * SVID of this workload, whose connections all present that SVID. A call takes the pool of the SVID its request pinned ({@link SvidPin}),
      * so a downstream that binds a document to its mTLS presenter by key (ID-Mode, LSVID) sees the
      * key the document was signed with, even when the SVID rotated in between. When the source's SVID
      * changes, its pool becomes the current one and the previous one is kept for the requests still

@@ -112,6 +112,8 @@ public final class ProofCheck {
      *
      * @param refetch sends the introspection request again, with the offered digest (or {@code
      *     null}); used only when the held proof went between the offer and the check
+     * @param answer the answer; {@code null} (an answer that lacks the introspection asked for) is
+     *     {@link ErrorCode#MALFORMED}
      * @return {@link #MISS}, {@link #HIT} or {@link #UNCHANGED}
      * @throws AssertionException as {@link #introspect}
      */
@@ -123,7 +125,9 @@ public final class ProofCheck {
             Offer offer,
             IntrospectionAnswer answer,
             Function<String, IntrospectionAnswer> refetch) {
-        Objects.requireNonNull(answer, "answer");
+        if (answer == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "no introspection answer, which was asked for");
+        }
         VerifiedProofs current = offer.memo;
         if (answer.isUnchanged()) {
             if (offer.digest() == null) {
