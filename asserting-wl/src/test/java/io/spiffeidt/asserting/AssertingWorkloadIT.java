@@ -30,6 +30,7 @@ import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -195,6 +196,34 @@ class AssertingWorkloadIT {
         assertThat(JSON.readTree(forgedBoth.body()).get("code").asString())
                 .isEqualTo(JSON.readTree(forgedPlain.body()).get("code").asString());
         assertThat(forgedBoth.body()).doesNotContain("\"zkp\"").doesNotContain("unchanged");
+    }
+
+    @Test
+    void dvidValidateWhenBodyIsBadThenMalformedAndTheNextGoodRequestIsAnswered() throws Exception {
+        MintResponse minted =
+                ok(post(SUBJECT, "/dvid/mint", new AccessTokenRequest(idp.token("user0008"))), MintResponse.class);
+        String token = JSON.writeValueAsString(minted.token());
+        List<String> bad = List.of(
+                "{\"token\":" + token + ",\"introspect\":\"yes\"}",
+                "{\"token\":" + token + ",\"introspect\":1}",
+                "{\"token\":" + token + ",\"introspect\":true,\"proofDigest\":\"short\"}",
+                "{\"token\":" + token + ",\"amount\":null}",
+                "{\"token\":" + token + ",\"introspect\":true,\"introspect\":false}",
+                "{\"introspect\":true}",
+                "not json");
+
+        for (String body : bad) {
+            HttpResponse<String> answer = asserting.post(Role.M_TIER, "/dvid/validate", body);
+            assertThat(answer.statusCode()).as(body).isEqualTo(400);
+            assertThat(JSON.readTree(answer.body()).get("code").asString())
+                    .as(body)
+                    .isEqualTo("MALFORMED");
+            assertThat(answer.body()).as(body).doesNotContain("\"zkp\"");
+        }
+        ValidateResponse after = ok(
+                post(Role.M_TIER, "/dvid/validate", ValidateRequest.introspecting(minted.token(), null)),
+                ValidateResponse.class);
+        assertThat(after.introspection().proof().msg()).isNotBlank();
     }
 
     @Test
