@@ -123,6 +123,12 @@ public final class LsvidCodec {
         String tokenJson(int index) {
             return json.substring(marks.start[index], marks.end[index]);
         }
+
+        /** Whether the canonical text of chain token {@code index} is {@code text}. */
+        boolean tokenJsonEquals(int index, String text) {
+            int start = marks.start[index];
+            return marks.end[index] - start == text.length() && json.regionMatches(start, text, 0, text.length());
+        }
     }
 
     static Decoded decodeForVerification(String encoded, Limits limits) {

@@ -43,7 +43,8 @@ import org.bouncycastle.asn1.x509.Certificate;
  *       {@code iss.id} is itself verified as a base document of {@code iss.cn} and its {@code
  *       sub.pk} verifies the layer's signature over {@code {"nested":…,"payload":…,
  *       "signature":null}}. Each distinct base token is verified once per call (memoized by its
- *       canonical text), however many layers embed it.
+ *       canonical text), however many layers embed it; bases and inner layers verified by earlier
+ *       calls are remembered (see {@link #LsvidVerifier(LsvidSettings, int)}).
  *   <li>Delegation: with {@link DelegationRule#REQUIRED} exactly one layer carries {@code dpa}/
  *       {@code dpr}, its {@code iss.cn} is the pinned asserting workload and its {@code aud.cn}
  *       is the {@code iss.cn} of the extension layer it wraps; base tokens never carry them. With
@@ -94,6 +95,7 @@ public final class LsvidVerifier {
     private final LsvidSettings settings;
     private final ValidatedChains chains;
     private final VerifiedBases bases;
+    private final VerifiedLayers layers;
 
     /** A verifier for the given settings, remembering validated base chains (see below). */
     public LsvidVerifier(LsvidSettings settings) {
@@ -110,8 +112,12 @@ public final class LsvidVerifier {
      * <p>The same number of verified base documents is remembered by their exact canonical text
      * (issue 13: a base rides in every request of its workload): a hit requires an equal bundle,
      * the same version, the time inside its certificates' validity, and passes the base's time
-     * checks again; anything else verifies the base in full. The layers' signatures, links,
-     * delegation and presenter are checked on every call. 0 verifies every base in full.
+     * checks again; anything else verifies the base in full. As many inner layers whose signature
+     * verified are remembered too (the layers a document keeps, such as the asserting workload's
+     * delegation, ride unchanged in every request made with it): a hit requires the layer's exact
+     * text and the key this call established from its {@code iss.id}. The outermost layer's
+     * signature, every layer's links and times, the delegation and the presenter are checked on
+     * every call. 0 verifies every base and every layer in full.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
         this(settings, chainCacheSize, chainCacheSize);
@@ -119,17 +125,23 @@ public final class LsvidVerifier {
 
     /**
      * A verifier remembering up to {@code chainCacheSize} validated chains and {@code baseCacheSize}
-     * verified base documents (see {@link #LsvidVerifier(LsvidSettings, int)}); 0 turns either off.
+     * verified base documents and as many inner layers (see {@link #LsvidVerifier(LsvidSettings,
+     * int)}); 0 turns either off.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize) {
-        this(settings, new ValidatedChains(chainCacheSize), new VerifiedBases(baseCacheSize));
+        this(
+                settings,
+                new ValidatedChains(chainCacheSize),
+                new VerifiedBases(baseCacheSize),
+                new VerifiedLayers(baseCacheSize));
     }
 
     /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */
-    LsvidVerifier(LsvidSettings settings, ValidatedChains chains, VerifiedBases bases) {
+    LsvidVerifier(LsvidSettings settings, ValidatedChains chains, VerifiedBases bases, VerifiedLayers layers) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.chains = Objects.requireNonNull(chains, "chains");
         this.bases = Objects.requireNonNull(bases, "bases");
+        this.layers = Objects.requireNonNull(layers, "layers");
     }
 
     /** The settings this verifier checks against. */
@@ -273,7 +285,15 @@ public final class LsvidVerifier {
                 if (!issuerKey.owner().equals(issuers[k])) {
                     throw new AssertionException(ErrorCode.UNTRUSTED_KEY, k, "iss.id does not belong to " + issuers[k]);
                 }
-                Es256.verify(issuerKey.key(), decoded.signingInput(n - 1 - k), t.signatureRaw(), provider(), k);
+                int index = n - 1 - k;
+                boolean inner = k < n - 1;
+                byte[] signature = t.signatureRaw();
+                if (!inner || !layers.holds(decoded, index, signature, issuerKey.key())) {
+                    Es256.verify(issuerKey.key(), decoded.signingInput(index), signature, provider(), k);
+                    if (inner) {
+                        layers.remember(decoded, index, signature, issuerKey.key());
+                    }
+                }
                 keys[k] = issuerKey.key();
             }
 

@@ -26,7 +26,7 @@ class LsvidBaseMemoTests {
     }
 
     private static LsvidVerifier sharing(LsvidSettings settings, VerifiedBases bases) {
-        return new LsvidVerifier(settings, new ValidatedChains(64), bases);
+        return new LsvidVerifier(settings, new ValidatedChains(64), bases, new VerifiedLayers(64));
     }
 
     @Test

@@ -1,0 +1,93 @@
+package io.spiffeidt.core.lsvid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.ValidatedChains;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The memo of verified inner layers never turns a rejection into an acceptance. */
+class LsvidLayerMemoTests {
+
+    private static final LsvidFixture F = new LsvidFixture();
+
+    private static LsvidVerifier sharing(VerifiedLayers layers) {
+        return new LsvidVerifier(F.settings(), new ValidatedChains(64), new VerifiedBases(64), layers);
+    }
+
+    private static VerifiedResult atTarget(LsvidVerifier verifier, Lsvid doc) {
+        return verifier.verify(LsvidCodec.encode(doc), F.target.id(), F.mtier.presenter());
+    }
+
+    @Test
+    void verifyWhenLayersRememberedThenTheInnerOnesAreKeptAndTheVerdictIsUnchanged() {
+        VerifiedLayers layers = new VerifiedLayers(64);
+        LsvidVerifier verifier = sharing(layers);
+        Lsvid doc = F.now().standard(); // base and four layers, the outermost m-tier → target
+
+        VerifiedResult first = atTarget(verifier, doc);
+        int remembered = layers.size();
+        VerifiedResult again = atTarget(verifier, doc);
+
+        assertThat(remembered).isEqualTo(3);
+        assertThat(layers.size()).isEqualTo(3);
+        assertThat(layers.hits()).isEqualTo(3);
+        assertThat(again).isEqualTo(first);
+        assertThat(atTarget(new LsvidVerifier(F.settings(), 0), doc)).isEqualTo(first);
+    }
+
+    @Test
+    void verifyWhenRequestsReuseOneMintedDocumentThenItsLayersAreRememberedOnce() {
+        LsvidFixture.Builder at = F.now();
+        Lsvid minted = at.minted();
+        VerifiedLayers layers = new VerifiedLayers(64);
+        LsvidVerifier verifier = sharing(layers);
+
+        for (int request = 1; request <= 3; request++) {
+            Lsvid doc = at.extend(at.extend(minted, F.subject, F.mtier), F.mtier, F.target);
+            atTarget(verifier, doc);
+            // the minted request and delegation layers once, and each request's subject → m-tier layer
+            assertThat(layers.size()).isEqualTo(2 + request);
+            assertThat(layers.hits()).isEqualTo(2 * (request - 1));
+        }
+    }
+
+    @Test
+    void verifyWhenARememberedSignatureComesWithAnotherPayloadThenBadSignature() {
+        VerifiedLayers layers = new VerifiedLayers(64);
+        LsvidVerifier verifier = sharing(layers);
+        Lsvid doc = F.now().standard();
+        atTarget(verifier, doc);
+
+        List<LsvidToken> chain = LsvidFixture.chain(doc); // outermost first
+        int innermostLayer = chain.size() - 2; // subject → asserting, remembered above
+        LsvidToken genuine = chain.get(innermostLayer);
+        LsvidPayload p = genuine.payload();
+        LsvidPayload earlier =
+                LsvidFixture.layer(p.iss().id(), p.iss().cn(), p.aud().cn(), p.iat() - 1, p.exp(), null);
+        chain.set(innermostLayer, new LsvidToken(genuine.nested(), earlier, genuine.signature()));
+        Lsvid changed = LsvidFixture.relink(chain, null);
+
+        // at the changed layer itself (layer 1), not only at the layer that nests it
+        assertThatThrownBy(() -> atTarget(verifier, changed))
+                .isInstanceOf(AssertionException.class)
+                .satisfies(e -> {
+                    assertThat(((AssertionException) e).code()).isEqualTo(ErrorCode.BAD_SIGNATURE);
+                    assertThat(((AssertionException) e).layer()).hasValue(1);
+                });
+    }
+
+    @Test
+    void verifyWhenMemoIsOffThenNoLayerIsRemembered() {
+        VerifiedLayers layers = new VerifiedLayers(0);
+        LsvidVerifier verifier = sharing(layers);
+        atTarget(verifier, F.now().standard());
+        atTarget(verifier, F.now().standard());
+        assertThat(layers.size()).isZero();
+        assertThat(layers.hits()).isZero();
+    }
+}
