@@ -3,6 +3,7 @@ package io.spiffeidt.core.lsvid;
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPublicKey;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -17,8 +18,11 @@ import java.util.concurrent.atomic.LongAdder;
  * by its signature and compared in full, and the same key, which the caller has established in
  * this very call from the layer's {@code iss.id} (anchored against the bundle and the time, as
  * always). Every other check of the layer (links, times, delegation) runs on every call. Only
- * successes are kept; a full memo is cleared. The outermost layer is new with every request and is
- * never remembered.
+ * successes are kept. The outermost layer is new with every request and is never remembered.
+ *
+ * <p>A layer's text holds every layer it wraps, so the memo is bounded in characters as well as in
+ * entries ({@link #DEFAULT_MAX_CHARS}): it is cleared when either is full, and a layer longer than
+ * the whole budget is not remembered.
  *
  * <p>Thread safety: safe for concurrent use.
  */
@@ -26,16 +30,27 @@ final class VerifiedLayers {
 
     private record Entry(String text, ECPublicKey key) {}
 
+    /** How many characters of layer text a memo holds at most: 8 Mi (the texts are Latin-1, 8 MiB). */
+    static final long DEFAULT_MAX_CHARS = 8L << 20;
+
     private final int capacity;
+    private final long maxChars;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicLong chars = new AtomicLong();
     private final LongAdder hits = new LongAdder();
 
-    /** A memo of at most {@code capacity} layers (0 = remember nothing). */
+    /** A memo of at most {@code capacity} layers (0 = remember nothing) and {@link #DEFAULT_MAX_CHARS}. */
     VerifiedLayers(int capacity) {
-        if (capacity < 0) {
-            throw new IllegalArgumentException("capacity must not be negative");
+        this(capacity, DEFAULT_MAX_CHARS);
+    }
+
+    /** A memo of at most {@code capacity} layers and {@code maxChars} characters of their text. */
+    VerifiedLayers(int capacity, long maxChars) {
+        if (capacity < 0 || maxChars < 0) {
+            throw new IllegalArgumentException("capacity and maxChars must not be negative");
         }
         this.capacity = capacity;
+        this.maxChars = maxChars;
     }
 
     /**
@@ -59,15 +74,29 @@ final class VerifiedLayers {
         if (capacity == 0) {
             return;
         }
-        if (entries.size() >= capacity) {
-            entries.clear();
+        String text = decoded.tokenJson(index);
+        if (text.length() > maxChars) {
+            return;
         }
-        entries.put(bySignature(signature), new Entry(decoded.tokenJson(index), key));
+        if (entries.size() >= capacity || chars.get() + text.length() > maxChars) {
+            entries.clear();
+            chars.set(0);
+        }
+        Entry replaced = entries.put(bySignature(signature), new Entry(text, key));
+        chars.addAndGet(
+                replaced == null
+                        ? text.length()
+                        : text.length() - replaced.text().length());
     }
 
     /** How many layers are remembered. */
     int size() {
         return entries.size();
+    }
+
+    /** How many characters of layer text are remembered. */
+    long chars() {
+        return chars.get();
     }
 
     /** How many times a remembered layer was found. */

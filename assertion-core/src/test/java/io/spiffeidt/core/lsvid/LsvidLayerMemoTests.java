@@ -82,6 +82,37 @@ class LsvidLayerMemoTests {
     }
 
     @Test
+    void verifyWhenTheLayersOutgrowTheCharacterBudgetThenTheMemoStaysWithinIt() {
+        LsvidFixture.Builder at = F.now();
+        Lsvid doc = at.standard();
+        List<LsvidToken> chain = LsvidFixture.chain(doc);
+        // room for the longest inner layer (subject → m-tier, which wraps the other two), not for all three
+        long budget = LsvidCodec.decodeForVerification(
+                                LsvidCodec.encode(doc), F.settings().limits())
+                        .tokenJson(1)
+                        .length()
+                + 1;
+        VerifiedLayers layers = new VerifiedLayers(64, budget);
+        LsvidVerifier verifier = sharing(layers);
+
+        VerifiedResult result = atTarget(verifier, doc);
+
+        assertThat(chain).hasSize(5);
+        assertThat(layers.chars()).isPositive().isLessThanOrEqualTo(budget);
+        assertThat(layers.size()).isLessThan(3);
+        assertThat(atTarget(verifier, doc)).isEqualTo(result);
+        assertThat(layers.chars()).isLessThanOrEqualTo(budget);
+    }
+
+    @Test
+    void verifyWhenALayerIsLongerThanTheBudgetThenItIsNotRemembered() {
+        VerifiedLayers layers = new VerifiedLayers(64, 100);
+        atTarget(sharing(layers), F.now().standard());
+        assertThat(layers.size()).isZero();
+        assertThat(layers.chars()).isZero();
+    }
+
+    @Test
     void verifyWhenMemoIsOffThenNoLayerIsRemembered() {
         VerifiedLayers layers = new VerifiedLayers(0);
         LsvidVerifier verifier = sharing(layers);
