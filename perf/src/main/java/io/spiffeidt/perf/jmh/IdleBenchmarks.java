@@ -1,14 +1,6 @@
 package io.spiffeidt.perf.jmh;
 
-import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidSettings;
 import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.core.lsvid.LsvidVerifier;
-import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.perf.jmh.LsvidBenchmarks.Workload;
-import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,31 +43,29 @@ public class IdleBenchmarks {
         }
     }
 
-    /** The document m-tier verifies on the thesis path (depth 4), with its presenter. */
+    /**
+     * The document m-tier verifies on the thesis path (depth 4) and the verifier, set up as {@link
+     * LsvidBenchmarks}' own states with the provider {@code accp}.
+     */
     @State(Scope.Benchmark)
     public static class Document {
 
-        private static final int DEPTH = 4;
-
-        LsvidVerifier verifier;
-        String encoded;
-        SpiffeId audience;
-        Presenter presenter;
+        final LsvidBenchmarks.Crypto crypto = new LsvidBenchmarks.Crypto();
+        final LsvidBenchmarks.Presented doc = new LsvidBenchmarks.Presented();
 
         @Setup(Level.Trial)
         public void setUp(LsvidBenchmarks.Path path) {
-            verifier = new LsvidVerifier(LsvidSettings.strict(
-                    path.asserting.id(), path.bundle, Clock.systemUTC(), Providers.of("accp", "EC")));
-            encoded = LsvidCodec.encode(path.ofDepth(DEPTH));
-            audience = path.hops.get(DEPTH - 1).id();
-            Workload by = path.hops.get(DEPTH - 2);
-            presenter = new Presenter(by.id(), by.leaf().getPublicKey());
+            crypto.provider = "accp";
+            crypto.setUp(path);
+            doc.depth = 4;
+            doc.setUp(path);
         }
     }
 
     /** {@link LsvidBenchmarks#verify} at depth 4, after {@link Pause#millis} of sleep. */
     @Benchmark
-    public LsvidVerification lsvidVerify(Document doc, Pause pause) {
-        return doc.verifier.verify(doc.encoded, doc.audience, doc.presenter, DelegationRule.REQUIRED);
+    public LsvidVerification lsvidVerify(Document document, Pause pause) {
+        LsvidBenchmarks.Presented doc = document.doc;
+        return document.crypto.verifier.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
     }
 }
