@@ -43,8 +43,8 @@ import org.bouncycastle.asn1.x509.Certificate;
  *       {@code iss.id} is itself verified as a base document of {@code iss.cn} and its {@code
  *       sub.pk} verifies the layer's signature over {@code {"nested":…,"payload":…,
  *       "signature":null}}. Each distinct base token is verified once per call (memoized by its
- *       canonical text), however many layers embed it; bases and inner layers verified by earlier
- *       calls are remembered (see {@link #LsvidVerifier(LsvidSettings, int)}).
+ *       canonical text), however many layers embed it; bases and layers verified and documents
+ *       decoded by earlier calls are remembered (see {@link #LsvidVerifier(LsvidSettings, int)}).
  *   <li>Delegation: with {@link DelegationRule#REQUIRED} exactly one layer carries {@code dpa}/
  *       {@code dpr}, its {@code iss.cn} is the pinned asserting workload and its {@code aud.cn}
  *       is the {@code iss.cn} of the extension layer it wraps; base tokens never carry them. With
@@ -96,6 +96,7 @@ public final class LsvidVerifier {
     private final ValidatedChains chains;
     private final VerifiedBases bases;
     private final VerifiedLayers layers;
+    private final DecodedDocuments documents;
 
     /** A verifier for the given settings, remembering validated base chains (see below). */
     public LsvidVerifier(LsvidSettings settings) {
@@ -112,12 +113,14 @@ public final class LsvidVerifier {
      * <p>The same number of verified base documents is remembered by their exact canonical text
      * (issue 13: a base rides in every request of its workload): a hit requires an equal bundle,
      * the same version, the time inside its certificates' validity, and passes the base's time
-     * checks again; anything else verifies the base in full. As many inner layers whose signature
+     * checks again; anything else verifies the base in full. As many layers whose signature
      * verified are remembered too (the layers a document keeps, such as the asserting workload's
-     * delegation, ride unchanged in every request made with it): a hit requires the layer's exact
-     * text and the key this call established from its {@code iss.id}. The outermost layer's
-     * signature, every layer's links and times, the delegation and the presenter are checked on
-     * every call. 0 verifies every base and every layer in full.
+     * delegation, ride unchanged in every request made with it, and so does the outermost one while
+     * the hop reuses its extension): a hit requires the layer's exact text and the key this call
+     * established from its {@code iss.id}. And as many documents that verified are remembered
+     * decoded, by their exact encoded text and the limits: a hit skips the decoding (step 1) only.
+     * Every layer's links and times, the delegation and the presenter are checked on every call.
+     * 0 verifies every base and every layer in full and decodes every document.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
         this(settings, chainCacheSize, chainCacheSize);
@@ -125,7 +128,7 @@ public final class LsvidVerifier {
 
     /**
      * A verifier remembering up to {@code chainCacheSize} validated chains and {@code baseCacheSize}
-     * verified base documents and as many inner layers (see {@link #LsvidVerifier(LsvidSettings,
+     * verified base documents and as many layers and decoded documents (see {@link #LsvidVerifier(LsvidSettings,
      * int)}); 0 turns either off.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize) {
@@ -133,15 +136,22 @@ public final class LsvidVerifier {
                 settings,
                 new ValidatedChains(chainCacheSize),
                 new VerifiedBases(baseCacheSize),
-                new VerifiedLayers(baseCacheSize));
+                new VerifiedLayers(baseCacheSize),
+                new DecodedDocuments(baseCacheSize, VerifiedLayers.DEFAULT_MAX_CHARS));
     }
 
     /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */
-    LsvidVerifier(LsvidSettings settings, ValidatedChains chains, VerifiedBases bases, VerifiedLayers layers) {
+    LsvidVerifier(
+            LsvidSettings settings,
+            ValidatedChains chains,
+            VerifiedBases bases,
+            VerifiedLayers layers,
+            DecodedDocuments documents) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.chains = Objects.requireNonNull(chains, "chains");
         this.bases = Objects.requireNonNull(bases, "bases");
         this.layers = Objects.requireNonNull(layers, "layers");
+        this.documents = Objects.requireNonNull(documents, "documents");
     }
 
     /** The settings this verifier checks against. */
@@ -195,7 +205,9 @@ public final class LsvidVerifier {
         private int version;
 
         LsvidVerification run(String encoded, SpiffeId verifier, Presenter peer, DelegationRule rule) {
-            LsvidCodec.Decoded decoded = LsvidCodec.decodeForVerification(encoded, settings.limits());
+            LsvidCodec.Decoded known = documents.find(encoded, settings.limits());
+            LsvidCodec.Decoded decoded =
+                    known != null ? known : LsvidCodec.decodeForVerification(encoded, settings.limits());
             List<LsvidToken> chain = decoded.chain();
             int n = chain.size();
             LsvidToken base = chain.get(n - 1);
@@ -286,13 +298,10 @@ public final class LsvidVerifier {
                     throw new AssertionException(ErrorCode.UNTRUSTED_KEY, k, "iss.id does not belong to " + issuers[k]);
                 }
                 int index = n - 1 - k;
-                boolean inner = k < n - 1;
                 byte[] signature = t.signatureRaw();
-                if (!inner || !layers.holds(decoded, index, signature, issuerKey.key())) {
+                if (!layers.holds(decoded, index, signature, issuerKey.key())) {
                     Es256.verify(issuerKey.key(), decoded.signingInput(index), signature, provider(), k);
-                    if (inner) {
-                        layers.remember(decoded, index, signature, issuerKey.key());
-                    }
+                    layers.remember(decoded, index, signature, issuerKey.key());
                 }
                 keys[k] = issuerKey.key();
             }
@@ -326,6 +335,9 @@ public final class LsvidVerifier {
                 String issuer = k == 0 ? bp.iss().cn() : issuers[k].toString();
                 String aud = audiences[k] == null ? null : audiences[k].toString();
                 layers.add(new LayerInfo(issuer, aud, issuedAt[k], expiresAt[k]));
+            }
+            if (known == null) {
+                documents.remember(encoded, settings.limits(), decoded);
             }
             return new LsvidVerification(decoded.lsvid(), layers, delegation, decoded.encodedSize(), n);
         }

@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A bounded memo of the inner layers of LSVID documents whose signature verified, so that the
- * layers a document keeps for its life (the subject workload's request and the asserting
- * workload's delegation ride unchanged in every request made with it) are not verified again on
- * every request. Package-private.
+ * A bounded memo of the layers of LSVID documents whose signature verified, so that the layers a
+ * document keeps for its life (the subject workload's request and the asserting workload's
+ * delegation ride unchanged in every request made with it, and the outermost one while the hop
+ * that signed it reuses it) are not verified again on every request. Package-private.
  *
  * <p>Sound because a layer's signature check is a function of the layer token's canonical text
  * (its signing input is that text with the signature set to {@code null}, and its signature is in
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  * by its signature and compared in full, and the same key, which the caller has established in
  * this very call from the layer's {@code iss.id} (anchored against the bundle and the time, as
  * always). Every other check of the layer (links, times, delegation) runs on every call. Only
- * successes are kept. The outermost layer is new with every request and is never remembered.
+ * successes are kept.
  *
  * <p>A layer's text holds every layer it wraps, so the memo is bounded in characters as well as in
  * entries ({@link #DEFAULT_MAX_CHARS}): it is cleared when either is full, and a layer longer than

@@ -26,7 +26,12 @@ class LsvidBaseMemoTests {
     }
 
     private static LsvidVerifier sharing(LsvidSettings settings, VerifiedBases bases) {
-        return new LsvidVerifier(settings, new ValidatedChains(64), bases, new VerifiedLayers(64));
+        return new LsvidVerifier(
+                settings,
+                new ValidatedChains(64),
+                bases,
+                new VerifiedLayers(64),
+                new DecodedDocuments(64, VerifiedLayers.DEFAULT_MAX_CHARS));
     }
 
     @Test

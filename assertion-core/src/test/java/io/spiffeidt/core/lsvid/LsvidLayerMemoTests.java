@@ -10,13 +10,18 @@ import io.spiffeidt.core.internal.ValidatedChains;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The memo of verified inner layers never turns a rejection into an acceptance. */
+/** The memo of verified layers never turns a rejection into an acceptance. */
 class LsvidLayerMemoTests {
 
     private static final LsvidFixture F = new LsvidFixture();
 
     private static LsvidVerifier sharing(VerifiedLayers layers) {
-        return new LsvidVerifier(F.settings(), new ValidatedChains(64), new VerifiedBases(64), layers);
+        return new LsvidVerifier(
+                F.settings(),
+                new ValidatedChains(64),
+                new VerifiedBases(64),
+                layers,
+                new DecodedDocuments(64, VerifiedLayers.DEFAULT_MAX_CHARS));
     }
 
     private static VerifiedResult atTarget(LsvidVerifier verifier, Lsvid doc) {
@@ -24,7 +29,7 @@ class LsvidLayerMemoTests {
     }
 
     @Test
-    void verifyWhenLayersRememberedThenTheInnerOnesAreKeptAndTheVerdictIsUnchanged() {
+    void verifyWhenLayersRememberedThenEveryLayerIsKeptAndTheVerdictIsUnchanged() {
         VerifiedLayers layers = new VerifiedLayers(64);
         LsvidVerifier verifier = sharing(layers);
         Lsvid doc = F.now().standard(); // base and four layers, the outermost m-tier → target
@@ -33,9 +38,10 @@ class LsvidLayerMemoTests {
         int remembered = layers.size();
         VerifiedResult again = atTarget(verifier, doc);
 
-        assertThat(remembered).isEqualTo(3);
-        assertThat(layers.size()).isEqualTo(3);
-        assertThat(layers.hits()).isEqualTo(3);
+        // the outermost too: a hop that reuses its extension presents the same one again
+        assertThat(remembered).isEqualTo(4);
+        assertThat(layers.size()).isEqualTo(4);
+        assertThat(layers.hits()).isEqualTo(4);
         assertThat(again).isEqualTo(first);
         assertThat(atTarget(new LsvidVerifier(F.settings(), 0), doc)).isEqualTo(first);
     }
@@ -50,8 +56,8 @@ class LsvidLayerMemoTests {
         for (int request = 1; request <= 3; request++) {
             Lsvid doc = at.extend(at.extend(minted, F.subject, F.mtier), F.mtier, F.target);
             atTarget(verifier, doc);
-            // the minted request and delegation layers once, and each request's subject → m-tier layer
-            assertThat(layers.size()).isEqualTo(2 + request);
+            // the minted request and delegation layers once, and each request's two new layers
+            assertThat(layers.size()).isEqualTo(2 + 2 * request);
             assertThat(layers.hits()).isEqualTo(2 * (request - 1));
         }
     }
@@ -86,7 +92,8 @@ class LsvidLayerMemoTests {
         LsvidFixture.Builder at = F.now();
         Lsvid doc = at.standard();
         List<LsvidToken> chain = LsvidFixture.chain(doc);
-        // room for the longest inner layer (subject → m-tier, which wraps the other two), not for all three
+        // room for the longest inner layer (subject → m-tier, which wraps the other two), not for all
+        // three; the outermost layer, which wraps all of them, is longer than the whole budget
         long budget = LsvidCodec.decodeForVerification(
                                 LsvidCodec.encode(doc), F.settings().limits())
                         .tokenJson(1)

@@ -1,0 +1,135 @@
+package io.spiffeidt.core.lsvid;
+
+import static io.spiffeidt.core.lsvid.LsvidFixture.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.ValidatedChains;
+import java.time.Duration;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memo of decoded documents (issue 13) skips only the decoding of a document presented again:
+ * every check still runs on the remembered result, and a rejection stays a rejection.
+ */
+class LsvidDocumentMemoTests {
+
+    private static final LsvidFixture F = new LsvidFixture();
+
+    private static void assertCode(ThrowingCallable call, ErrorCode code) {
+        assertThatThrownBy(call)
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(code);
+    }
+
+    private static LsvidVerifier sharing(LsvidSettings settings, DecodedDocuments documents) {
+        return new LsvidVerifier(
+                settings, new ValidatedChains(64), new VerifiedBases(64), new VerifiedLayers(64), documents);
+    }
+
+    private static DecodedDocuments memo() {
+        return new DecodedDocuments(64, VerifiedLayers.DEFAULT_MAX_CHARS);
+    }
+
+    @Test
+    void verifyWhenPresentedAgainThenTheDecodingIsFoundAndTheVerdictIsUnchanged() {
+        DecodedDocuments documents = memo();
+        LsvidVerifier verifier = sharing(F.settings(), documents);
+        String doc = LsvidCodec.encode(F.now().standard());
+
+        VerifiedResult first = verifier.verify(doc, F.target.id(), F.mtier.presenter());
+        VerifiedResult again = verifier.verify(doc, F.target.id(), F.mtier.presenter());
+
+        assertThat(documents.size()).isEqualTo(1);
+        assertThat(documents.chars()).isEqualTo(doc.length());
+        assertThat(documents.hits()).isEqualTo(1);
+        assertThat(again).isEqualTo(first);
+        assertThat(new LsvidVerifier(F.settings(), 0).verify(doc, F.target.id(), F.mtier.presenter()))
+                .isEqualTo(first);
+    }
+
+    @Test
+    void verifyWhenRememberedThenAudienceAndPresenterAreCheckedAgain() {
+        DecodedDocuments documents = memo();
+        LsvidVerifier verifier = sharing(F.settings(), documents);
+        String doc = LsvidCodec.encode(F.now().standard());
+        verifier.verify(doc, F.target.id(), F.mtier.presenter());
+
+        assertCode(() -> verifier.verify(doc, F.mtier.id(), F.mtier.presenter()), ErrorCode.WRONG_AUDIENCE);
+        assertCode(() -> verifier.verify(doc, F.target.id(), F.subject.presenter()), ErrorCode.WRONG_PRESENTER);
+        assertThat(documents.hits()).isEqualTo(2);
+    }
+
+    @Test
+    void verifyWhenRememberedAndThenExpiredThenExpired() {
+        DecodedDocuments documents = memo();
+        String doc = LsvidCodec.encode(F.now().standard());
+        sharing(F.settings(), documents).verify(doc, F.target.id(), F.mtier.presenter());
+
+        LsvidVerifier later =
+                sharing(F.settings().withTimeRules(LsvidFixture.time(NOW.plus(Duration.ofHours(1)))), documents);
+
+        assertCode(() -> later.verify(doc, F.target.id(), F.mtier.presenter()), ErrorCode.EXPIRED);
+        assertThat(documents.hits()).isEqualTo(1);
+    }
+
+    @Test
+    void verifyWhenRememberedUnderOtherLimitsThenDecodedAgainUnderTheseLimits() {
+        DecodedDocuments documents = memo();
+        String doc = LsvidCodec.encode(F.now().standard());
+        sharing(F.settings(), documents).verify(doc, F.target.id(), F.mtier.presenter());
+
+        LsvidVerifier shallow = sharing(F.settings(new Limits(256 * 1024, 3, 2048, 80, 256)), documents);
+
+        assertCode(() -> shallow.verify(doc, F.target.id(), F.mtier.presenter()), ErrorCode.LIMIT_EXCEEDED);
+        assertThat(documents.hits()).isZero();
+    }
+
+    @Test
+    void verifyWhenRejectedThenTheDocumentIsNotRemembered() {
+        DecodedDocuments documents = memo();
+        LsvidVerifier verifier = sharing(F.settings(), documents);
+        String doc = LsvidCodec.encode(F.now().standard());
+
+        assertCode(() -> verifier.verify(doc, F.mtier.id(), F.mtier.presenter()), ErrorCode.WRONG_AUDIENCE);
+
+        assertThat(documents.size()).isZero();
+        assertThat(documents.chars()).isZero();
+    }
+
+    @Test
+    void verifyWhenTheDocumentsOutgrowTheBudgetThenTheMemoStaysWithinIt() {
+        String one = LsvidCodec.encode(F.now().standard());
+        String two = LsvidCodec.encode(F.at(NOW.plusSeconds(1)).standard());
+        DecodedDocuments documents = new DecodedDocuments(64, one.length() + two.length() - 1);
+        LsvidVerifier verifier = sharing(F.settings(), documents);
+
+        verifier.verify(one, F.target.id(), F.mtier.presenter());
+        verifier.verify(two, F.target.id(), F.mtier.presenter());
+
+        assertThat(documents.size()).isEqualTo(1);
+        assertThat(documents.chars()).isEqualTo(two.length());
+    }
+
+    @Test
+    void verifyWhenMemoIsOffOrTheDocumentLongerThanTheBudgetThenNothingIsRemembered() {
+        String doc = LsvidCodec.encode(F.now().standard());
+        DecodedDocuments off = new DecodedDocuments(0, VerifiedLayers.DEFAULT_MAX_CHARS);
+        DecodedDocuments small = new DecodedDocuments(64, doc.length() - 1);
+
+        sharing(F.settings(), off).verify(doc, F.target.id(), F.mtier.presenter());
+        sharing(F.settings(), off).verify(doc, F.target.id(), F.mtier.presenter());
+        sharing(F.settings(), small).verify(doc, F.target.id(), F.mtier.presenter());
+
+        assertThat(off.size()).isZero();
+        assertThat(off.hits()).isZero();
+        assertThat(small.size()).isZero();
+        assertThat(small.chars()).isZero();
+    }
+}
