@@ -213,6 +213,16 @@ class SpiffeIdtAutoConfigurationTests {
     }
 
     @Test
+    void lsvidHopWhenThesisProfileThenSignsEveryExtensionElseReusesYoungOnes() {
+        runner.withPropertyValues("spiffeidt.pooling.profile=thesis")
+                .run(context -> assertThat(context.getBean(LsvidHop.class).reusesExtensions())
+                        .isFalse());
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled")
+                .run(context -> assertThat(context.getBean(LsvidHop.class).reusesExtensions())
+                        .isTrue());
+    }
+
+    @Test
     void oauthTokenVerifierWhenThesisProfileOrDisabledThenRemembersNothingElseRemembers() {
         runner.withPropertyValues("spiffeidt.pooling.profile=thesis").run(context -> assertThat(
                         context.getBean(OAuthTokenVerifier.class).remembersTokens())

@@ -31,7 +31,15 @@ class LsvidRotationIT extends EmbeddedStackIT {
 
     @Test
     void flowWhenRunningWorkloadsRotateThenKeptAndNewDocumentsKeepWorking() throws Exception {
-        String token = client.userToken("user0081");
+        depositRotateAndUse("user0081");
+    }
+
+    /**
+     * {@code user} mints and deposits 6; subject-wl, m-tier and asserting-wl rotate their SVIDs; the
+     * kept document deposits 4, a new one is minted, and the balance is 10.
+     */
+    static void depositRotateAndUse(String user) throws Exception {
+        String token = client.userToken(user);
         assertThat(client.user("lsvid", "deposit", token, "{\"amount\":6}").status())
                 .isEqualTo(200);
 
@@ -57,7 +65,7 @@ class LsvidRotationIT extends EmbeddedStackIT {
     }
 
     /** Waits until the running workload uses the SVID the Workload API issued last; returns its leaf. */
-    private static X509Certificate awaitSvid(String workload) throws InterruptedException {
+    static X509Certificate awaitSvid(String workload) throws InterruptedException {
         X509Certificate expected = stack.workloadApi().current(workload).leaf();
         WorkloadIdentity identity = stack.context(workload).getBean(WorkloadIdentity.class);
         Instant deadline = Instant.now().plus(Duration.ofSeconds(20));

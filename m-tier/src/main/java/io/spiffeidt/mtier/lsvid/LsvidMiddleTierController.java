@@ -3,8 +3,6 @@ package io.spiffeidt.mtier.lsvid;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.lsvid.Lsvid;
-import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -26,7 +24,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * LSVID at the middle tier (docs/design.md, LSVID row): verifies the document offline (anchored bases,
  * every layer, the pinned delegation, audience = this workload, bearer = the mTLS peer by name and
- * key), extends it with {@code aud} = the target and forwards it. No call to the asserting workload.
+ * key), extends it with {@code aud} = the target and forwards it (a young extension of the same
+ * document is reused, see {@link LsvidHop#forward}). No call to the asserting workload.
  */
 @RestController
 @RequestMapping("/lsvid")
@@ -63,10 +62,11 @@ public class LsvidMiddleTierController {
         Presenter presenter = Presenter.of(caller.leaf());
         LsvidVerification verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
                 .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED));
-        Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified.document(), target));
-        String encoded = LsvidCodec.encode(extended);
-        metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());
-        DocumentRequest forwarded = new DocumentRequest(encoded, request.amount(), null);
+        LsvidHop.Extension extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(verified.document(), target));
+        metrics.recordDocumentSize(
+                MODE, extended.document().depth(), extended.encoded().length());
+        DocumentRequest forwarded = new DocumentRequest(extended.encoded(), request.amount(), null);
         return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
                 .post(path, forwarded, AccountResponse.class));
     }

@@ -31,8 +31,9 @@ import org.springframework.stereotype.Component;
  * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
  * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
- * signed with the current SVID key, for every call. The document is kept decoded, except under the
- * {@code thesis} pooling profile, where every use decodes it again as the original did.
+ * signed with the current SVID key. The document is kept decoded and a young extension of it is
+ * reused ({@link LsvidHop#forward}), except under the {@code thesis} pooling profile, where every
+ * use decodes it again and signs a new extension as the original did.
  */
 @Component
 public class LsvidSubjectFlow implements SubjectFlow {
@@ -82,9 +83,10 @@ public class LsvidSubjectFlow implements SubjectFlow {
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         Lsvid kept = document.established() instanceof Lsvid decoded ? decoded : hop.decode(document.token());
-        Lsvid extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(kept, hop.idOf(Role.M_TIER)));
-        String encoded = LsvidCodec.encode(extended);
-        metrics.recordDocumentSize(MODE, extended.depth(), encoded.length());
+        LsvidHop.Extension extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(kept, hop.idOf(Role.M_TIER)));
+        String encoded = extended.encoded();
+        metrics.recordDocumentSize(MODE, extended.document().depth(), encoded.length());
         return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
                 .post("/lsvid/" + operation, new DocumentRequest(encoded, amount, null), AccountResponse.class));
     }

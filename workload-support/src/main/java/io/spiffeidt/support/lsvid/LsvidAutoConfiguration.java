@@ -36,7 +36,11 @@ public class LsvidAutoConfiguration {
         return keys;
     }
 
-    /** This workload's LSVID hop: its base, extensions, and verification. */
+    /**
+     * This workload's LSVID hop: its base, extensions, and verification. Young extensions are reused
+     * (issue 13) under every pooling profile but {@code thesis}, which signs one per request as the
+     * original did.
+     */
     @Bean
     @ConditionalOnMissingBean
     public LsvidHop lsvidHop(
@@ -45,7 +49,15 @@ public class LsvidAutoConfiguration {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            LsvidV1IssuerKeys v1IssuerKeys) {
-        return new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys);
+            LsvidV1IssuerKeys v1IssuerKeys,
+            SpiffeIdtProperties properties) {
+        return new LsvidHop(
+                identity,
+                provider,
+                profile,
+                limits,
+                timeRules,
+                v1IssuerKeys,
+                properties.pooling().remembersWork());
     }
 }

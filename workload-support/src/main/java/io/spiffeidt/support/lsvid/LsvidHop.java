@@ -23,6 +23,7 @@ import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import java.security.PrivateKey;
 import java.security.Provider;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
@@ -47,8 +48,14 @@ public class LsvidHop {
     private final LsvidBaseBuilder bases;
     private final LsvidExtender extender;
     private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
+    private final ReusedExtensions extensions;
+
+    /** An extended document and its encoded form, as {@link #forward} gives it. */
+    public record Extension(Lsvid document, String encoded) {}
 
     /**
+     * A hop that signs a new extension for every {@link #forward} (as the original did).
+     *
      * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
      *     original-compatible profile
      */
@@ -59,6 +66,27 @@ public class LsvidHop {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys) {
+        this(identity, provider, profile, limits, timeRules, v1IssuerKeys, false);
+    }
+
+    /**
+     * A hop.
+     *
+     * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
+     *     original-compatible profile
+     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same document
+     *     for the same audience instead of signing a new one (every pooling profile but {@code
+     *     thesis})
+     */
+    public LsvidHop(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            LsvidV1IssuerKeys v1IssuerKeys,
+            boolean reuseExtensions) {
+        this.extensions = new ReusedExtensions(reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0);
         this.identity = identity;
         this.profile = profile;
         this.limits = limits;
@@ -114,6 +142,36 @@ public class LsvidHop {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(document, base, svid.getPrivateKey(), audience);
+    }
+
+    /**
+     * Extends {@code document} with a layer addressed to {@code audience} and encodes it: what a hop
+     * forwards. When extensions are reused, the same document instance forwarded to the same
+     * audience again gets the same extension while less than half of its lifetime has passed and
+     * the SVID has not rotated (see {@code ReusedExtensions}); otherwise a new layer is signed.
+     */
+    public Extension forward(Lsvid document, SpiffeId audience) {
+        X509Svid svid = identity.signingSvid(Mode.LSVID);
+        PrivateKey key = svid.getPrivateKey();
+        LsvidToken base = bases.current(svid.getChain(), key);
+        Extension kept = extensions.find(document, audience, base, key, timeRules.now());
+        if (kept != null) {
+            return kept;
+        }
+        Lsvid extended = extender.extend(document, base, key, audience);
+        Extension fresh = new Extension(extended, LsvidCodec.encode(extended));
+        extensions.remember(document, audience, base, key, fresh);
+        return fresh;
+    }
+
+    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    public boolean reusesExtensions() {
+        return extensions.capacity() > 0;
+    }
+
+    /** How many times {@link #forward} reused an extension since start. */
+    public long reusedExtensions() {
+        return extensions.hits();
     }
 
     /**

@@ -22,6 +22,8 @@ import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The hop as the workloads use it, with SVIDs of one test CA: the mint exchange and its checks. */
@@ -90,6 +92,88 @@ class LsvidHopTests {
                 .isEqualTo(ErrorCode.MALFORMED);
     }
 
+    @Test
+    void forwardWhenReusingThenTheSameDocumentGetsTheSameExtensionWhileYoung() {
+        MovingClock clock = new MovingClock(Instant.now());
+        LsvidHop reusing = hop(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, true);
+        Lsvid kept = reusing.start(reusing.idOf(Role.ASSERTING_WL));
+
+        LsvidHop.Extension first = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+        LsvidHop.Extension again = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+        LsvidHop.Extension elsewhere = reusing.forward(kept, reusing.idOf(Role.TARGET_WL));
+        LsvidHop.Extension otherDocument =
+                reusing.forward(reusing.decode(LsvidCodec.encode(kept)), reusing.idOf(Role.M_TIER));
+
+        assertThat(again).isSameAs(first);
+        assertThat(reusing.reusedExtensions()).isEqualTo(1);
+        assertThat(first.encoded()).isEqualTo(LsvidCodec.encode(first.document()));
+        assertThat(first.document().token().payload().aud().cn()).isEqualTo(TestIdentities.id(Role.M_TIER));
+        assertThat(elsewhere.document().token().payload().aud().cn()).isEqualTo(TestIdentities.id(Role.TARGET_WL));
+        // found by the very document instance: an equal document decoded anew is extended anew
+        assertThat(otherDocument).isNotSameAs(first);
+    }
+
+    @Test
+    void forwardWhenHalfTheLifetimeHasPassedThenANewExtensionIsSigned() {
+        MovingClock clock = new MovingClock(Instant.now());
+        LsvidHop reusing = hop(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, true);
+        Lsvid kept = reusing.start(reusing.idOf(Role.ASSERTING_WL));
+        LsvidHop.Extension first = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+        long iat = first.document().token().payload().iat();
+        long exp = first.document().token().payload().exp();
+
+        clock.set(Instant.ofEpochSecond(iat + (exp - iat) / 2 - 1));
+        LsvidHop.Extension young = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+        clock.set(Instant.ofEpochSecond(iat + (exp - iat) / 2));
+        LsvidHop.Extension renewed = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+
+        assertThat(exp - iat).isEqualTo(TimeRules.defaults(clock).lifetime().getSeconds());
+        assertThat(young).isSameAs(first);
+        assertThat(renewed).isNotSameAs(first);
+        assertThat(renewed.document().token().payload().iat()).isEqualTo(iat + (exp - iat) / 2);
+    }
+
+    @Test
+    void forwardWhenTheSvidRotatedThenANewExtensionIsSignedWithTheNewKey() {
+        StaticX509Source source = TestIdentities.source(Role.SUBJECT_WL);
+        LsvidHop reusing = hop(Role.SUBJECT_WL, source, new MovingClock(Instant.now()), true);
+        // the own base alone: its extension for m-tier is a whole document m-tier can verify
+        Lsvid kept =
+                Lsvid.of(reusing.start(reusing.idOf(Role.ASSERTING_WL)).token().nested());
+        LsvidHop.Extension first = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+
+        source.rotate(TestIdentities.source(Role.SUBJECT_WL).getX509Svid());
+        LsvidHop.Extension rotated = reusing.forward(kept, reusing.idOf(Role.M_TIER));
+
+        assertThat(rotated).isNotSameAs(first);
+        assertThat(rotated.document().token().payload().iss().id())
+                .isNotEqualTo(first.document().token().payload().iss().id());
+        // m-tier's presenter check needs the key of the connection's SVID, which is the new one
+        Presenter now =
+                new Presenter(reusing.self(), source.getX509Svid().getLeaf().getPublicKey());
+        assertThat(mTier.verifier().verify(rotated.encoded(), mTier.self(), now, DelegationRule.ABSENT))
+                .isNotNull();
+        assertThatThrownBy(() -> mTier.verifier().verify(first.encoded(), mTier.self(), now, DelegationRule.ABSENT))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.WRONG_PRESENTER);
+    }
+
+    @Test
+    void forwardWhenNotReusingThenEveryForwardSignsANewExtension() {
+        MovingClock clock = new MovingClock(Instant.now());
+        LsvidHop perRequest = hop(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, false);
+        Lsvid kept = perRequest.start(perRequest.idOf(Role.ASSERTING_WL));
+
+        LsvidHop.Extension first = perRequest.forward(kept, perRequest.idOf(Role.M_TIER));
+        LsvidHop.Extension again = perRequest.forward(kept, perRequest.idOf(Role.M_TIER));
+
+        assertThat(again).isNotSameAs(first);
+        assertThat(again.document().token().signature())
+                .isNotEqualTo(first.document().token().signature());
+        assertThat(perRequest.reusedExtensions()).isZero();
+    }
+
     /** The subject's request, checked and delegated by {@code delegator}, encoded. */
     private String delegatedBy(LsvidHop delegator) {
         Lsvid request = subject.start(delegator.self());
@@ -111,5 +195,46 @@ class LsvidHopTests {
                 Limits.defaults(),
                 TimeRules.defaults(Clock.systemUTC()),
                 LsvidV1IssuerKeys.none());
+    }
+
+    private static LsvidHop hop(Role role, StaticX509Source source, Clock clock, boolean reuseExtensions) {
+        WorkloadIdentity identity =
+                new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
+        return new LsvidHop(
+                identity,
+                new SignatureProvider(CryptoProviderChoice.BC),
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                TimeRules.defaults(clock),
+                LsvidV1IssuerKeys.none(),
+                reuseExtensions);
+    }
+
+    /** A clock the test moves. */
+    private static final class MovingClock extends Clock {
+        private volatile Instant now;
+
+        MovingClock(Instant now) {
+            this.now = now;
+        }
+
+        void set(Instant at) {
+            now = at;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 }
