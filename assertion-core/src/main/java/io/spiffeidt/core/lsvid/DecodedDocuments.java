@@ -42,6 +42,11 @@ final class DecodedDocuments {
         this.maxChars = maxChars;
     }
 
+    /** Whether this memo remembers anything (capacity above 0). */
+    boolean remembers() {
+        return capacity > 0;
+    }
+
     /** The remembered decoding of exactly {@code encoded} under equal {@code limits}, or {@code null}. */
     LsvidCodec.Decoded find(String encoded, Limits limits) {
         if (capacity == 0 || encoded == null) {

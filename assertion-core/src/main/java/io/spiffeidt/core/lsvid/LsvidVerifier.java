@@ -132,12 +132,23 @@ public final class LsvidVerifier {
      * int)}); 0 turns either off.
      */
     public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize) {
+        this(settings, chainCacheSize, baseCacheSize, baseCacheSize);
+    }
+
+    /**
+     * A verifier remembering up to {@code chainCacheSize} validated chains, {@code baseCacheSize}
+     * verified base documents and as many inner layers, and {@code documentCacheSize} decoded
+     * documents. Documents and outermost layers come back only when the hop before reuses its
+     * extension; with {@code documentCacheSize} 0 neither is remembered, and every outermost layer
+     * is verified (the original's per-request behaviour, kept under the {@code thesis} profile).
+     */
+    public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize, int documentCacheSize) {
         this(
                 settings,
                 new ValidatedChains(chainCacheSize),
                 new VerifiedBases(baseCacheSize),
                 new VerifiedLayers(baseCacheSize),
-                new DecodedDocuments(baseCacheSize, VerifiedLayers.DEFAULT_MAX_CHARS));
+                new DecodedDocuments(documentCacheSize, VerifiedLayers.DEFAULT_MAX_CHARS));
     }
 
     /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */
@@ -298,10 +309,14 @@ public final class LsvidVerifier {
                     throw new AssertionException(ErrorCode.UNTRUSTED_KEY, k, "iss.id does not belong to " + issuers[k]);
                 }
                 int index = n - 1 - k;
+                // the outermost layer only comes back when documents do (a reused extension)
+                boolean rememberable = k < n - 1 || documents.remembers();
                 byte[] signature = t.signatureRaw();
-                if (!layers.holds(decoded, index, signature, issuerKey.key())) {
+                if (!rememberable || !layers.holds(decoded, index, signature, issuerKey.key())) {
                     Es256.verify(issuerKey.key(), decoded.signingInput(index), signature, provider(), k);
-                    layers.remember(decoded, index, signature, issuerKey.key());
+                    if (rememberable) {
+                        layers.remember(decoded, index, signature, issuerKey.key());
+                    }
                 }
                 keys[k] = issuerKey.key();
             }

@@ -118,6 +118,25 @@ class LsvidDocumentMemoTests {
     }
 
     @Test
+    void verifyWhenDocumentsAreNotRememberedThenTheOutermostLayerIsVerifiedEveryTime() {
+        VerifiedLayers layers = new VerifiedLayers(64);
+        LsvidVerifier verifier = new LsvidVerifier(
+                F.settings(),
+                new ValidatedChains(64),
+                new VerifiedBases(64),
+                layers,
+                new DecodedDocuments(0, VerifiedLayers.DEFAULT_MAX_CHARS));
+        String doc = LsvidCodec.encode(F.now().standard()); // base and four layers
+
+        VerifiedResult first = verifier.verify(doc, F.target.id(), F.mtier.presenter());
+        VerifiedResult again = verifier.verify(doc, F.target.id(), F.mtier.presenter());
+
+        assertThat(again).isEqualTo(first);
+        assertThat(layers.size()).isEqualTo(3);
+        assertThat(layers.hits()).isEqualTo(3);
+    }
+
+    @Test
     void verifyWhenMemoIsOffOrTheDocumentLongerThanTheBudgetThenNothingIsRemembered() {
         String doc = LsvidCodec.encode(F.now().standard());
         DecodedDocuments off = new DecodedDocuments(0, VerifiedLayers.DEFAULT_MAX_CHARS);

@@ -117,15 +117,30 @@ public class LsvidHop {
         return LsvidCodec.decode(encoded, limits);
     }
 
-    /** The verifier for the current trust bundle (rebuilt when the bundle changes). */
+    /**
+     * The verifier for the current trust bundle (rebuilt when the bundle changes). It remembers
+     * decoded documents and outermost layers only when this hop reuses extensions.
+     */
     public LsvidVerifier verifier() {
         TrustBundle bundle = identity.bundle();
         LsvidVerifier current = verifier.get();
         if (current != null && current.settings().trustBundle().equals(bundle)) {
             return current;
         }
-        LsvidVerifier fresh = new LsvidVerifier(new LsvidSettings(
-                identity.idOf(Role.ASSERTING_WL), bundle, profile, limits, timeRules, v1IssuerKeys.keys(), provider));
+        // documents and outermost layers are remembered where extensions are reused, as the hops
+        // before this one then send the same bytes again; otherwise every outermost layer is new
+        LsvidVerifier fresh = new LsvidVerifier(
+                new LsvidSettings(
+                        identity.idOf(Role.ASSERTING_WL),
+                        bundle,
+                        profile,
+                        limits,
+                        timeRules,
+                        v1IssuerKeys.keys(),
+                        provider),
+                LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
+                LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
+                extensions.capacity() > 0 ? LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE : 0);
         verifier.set(fresh);
         return fresh;
     }
