@@ -1,9 +1,6 @@
 package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.Limits;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A bounded memo of the decoded form of encoded LSVID documents that verified, so that a document
@@ -24,68 +21,50 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class DecodedDocuments {
 
-    private final int capacity;
-    private final long maxChars;
-
     private record Entry(LsvidCodec.Decoded decoded, Limits limits) {}
 
-    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
-    private final AtomicLong chars = new AtomicLong();
-    private final LongAdder hits = new LongAdder();
+    private final TextMemo<Entry> memo;
 
     /** A memo of at most {@code capacity} documents (0 = remember nothing) and {@code maxChars} characters. */
     DecodedDocuments(int capacity, long maxChars) {
-        if (capacity < 0 || maxChars < 0) {
-            throw new IllegalArgumentException("capacity and maxChars must not be negative");
-        }
-        this.capacity = capacity;
-        this.maxChars = maxChars;
+        this.memo = new TextMemo<>(capacity, maxChars);
     }
 
     /** Whether this memo remembers anything (capacity above 0). */
     boolean remembers() {
-        return capacity > 0;
+        return memo.remembers();
     }
 
     /** The remembered decoding of exactly {@code encoded} under equal {@code limits}, or {@code null}. */
     LsvidCodec.Decoded find(String encoded, Limits limits) {
-        if (capacity == 0 || encoded == null) {
+        if (encoded == null) {
             return null;
         }
-        Entry known = entries.get(encoded);
+        Entry known = memo.get(encoded);
         if (known == null || !known.limits().equals(limits)) {
             return null;
         }
-        hits.increment();
+        memo.hit();
         return known.decoded();
     }
 
     /** Remembers the decoding of {@code encoded} under {@code limits}, a document that verified. */
     void remember(String encoded, Limits limits, LsvidCodec.Decoded decoded) {
-        if (capacity == 0 || encoded.length() > maxChars) {
-            return;
-        }
-        if (entries.size() >= capacity || chars.get() + encoded.length() > maxChars) {
-            entries.clear();
-            chars.set(0);
-        }
-        if (entries.putIfAbsent(encoded, new Entry(decoded, limits)) == null) {
-            chars.addAndGet(encoded.length());
-        }
+        memo.put(encoded, new Entry(decoded, limits), encoded.length());
     }
 
     /** How many documents are remembered. */
     int size() {
-        return entries.size();
+        return memo.size();
     }
 
     /** How many characters of encoded text are remembered. */
     long chars() {
-        return chars.get();
+        return memo.chars();
     }
 
     /** How many times a remembered document was found. */
     long hits() {
-        return hits.sum();
+        return memo.hits();
     }
 }

@@ -2,9 +2,6 @@ package io.spiffeidt.core.lsvid;
 
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPublicKey;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A bounded memo of the layers of LSVID documents whose signature verified, so that the layers a
@@ -33,11 +30,7 @@ final class VerifiedLayers {
     /** How many characters of layer text a memo holds at most: 8 Mi (the texts are Latin-1, 8 MiB). */
     static final long DEFAULT_MAX_CHARS = 8L << 20;
 
-    private final int capacity;
-    private final long maxChars;
-    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
-    private final AtomicLong chars = new AtomicLong();
-    private final LongAdder hits = new LongAdder();
+    private final TextMemo<Entry> memo;
 
     /** A memo of at most {@code capacity} layers (0 = remember nothing) and {@link #DEFAULT_MAX_CHARS}. */
     VerifiedLayers(int capacity) {
@@ -46,11 +39,7 @@ final class VerifiedLayers {
 
     /** A memo of at most {@code capacity} layers and {@code maxChars} characters of their text. */
     VerifiedLayers(int capacity, long maxChars) {
-        if (capacity < 0 || maxChars < 0) {
-            throw new IllegalArgumentException("capacity and maxChars must not be negative");
-        }
-        this.capacity = capacity;
-        this.maxChars = maxChars;
+        this.memo = new TextMemo<>(capacity, maxChars);
     }
 
     /**
@@ -58,50 +47,39 @@ final class VerifiedLayers {
      * before with {@code key}.
      */
     boolean holds(LsvidCodec.Decoded decoded, int index, byte[] signature, ECPublicKey key) {
-        if (capacity == 0) {
+        if (!memo.remembers()) {
             return false;
         }
-        Entry e = entries.get(bySignature(signature));
+        Entry e = memo.get(bySignature(signature));
         if (e == null || !(e.key() == key || e.key().equals(key)) || !decoded.tokenJsonEquals(index, e.text())) {
             return false;
         }
-        hits.increment();
+        memo.hit();
         return true;
     }
 
     /** Remembers that chain token {@code index} of {@code decoded} verified with {@code key}. */
     void remember(LsvidCodec.Decoded decoded, int index, byte[] signature, ECPublicKey key) {
-        if (capacity == 0) {
+        if (!memo.remembers()) {
             return;
         }
         String text = decoded.tokenJson(index);
-        if (text.length() > maxChars) {
-            return;
-        }
-        if (entries.size() >= capacity || chars.get() + text.length() > maxChars) {
-            entries.clear();
-            chars.set(0);
-        }
-        Entry replaced = entries.put(bySignature(signature), new Entry(text, key));
-        chars.addAndGet(
-                replaced == null
-                        ? text.length()
-                        : text.length() - replaced.text().length());
+        memo.put(bySignature(signature), new Entry(text, key), text.length());
     }
 
     /** How many layers are remembered. */
     int size() {
-        return entries.size();
+        return memo.size();
     }
 
     /** How many characters of layer text are remembered. */
     long chars() {
-        return chars.get();
+        return memo.chars();
     }
 
     /** How many times a remembered layer was found. */
     long hits() {
-        return hits.sum();
+        return memo.hits();
     }
 
     private static String bySignature(byte[] signature) {

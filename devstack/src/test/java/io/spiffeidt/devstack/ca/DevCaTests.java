@@ -17,6 +17,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.X509Svids;
+import io.spiffeidt.support.testing.MutableClock;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.Signature;

@@ -54,22 +54,6 @@ public class LsvidHop {
     public record Extension(Lsvid document, String encoded) {}
 
     /**
-     * A hop that signs a new extension for every {@link #forward} (as the original did).
-     *
-     * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
-     *     original-compatible profile
-     */
-    public LsvidHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            LsvidV1IssuerKeys v1IssuerKeys) {
-        this(identity, provider, profile, limits, timeRules, v1IssuerKeys, false);
-    }
-
-    /**
      * A hop.
      *
      * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the

@@ -18,12 +18,11 @@ import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.testing.MutableClock;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The hop as the workloads use it, with SVIDs of one test CA: the mint exchange and its checks. */
@@ -94,7 +93,7 @@ class LsvidHopTests {
 
     @Test
     void forwardWhenReusingThenTheSameDocumentGetsTheSameExtensionWhileYoung() {
-        MovingClock clock = new MovingClock(Instant.now());
+        MutableClock clock = new MutableClock(Instant.now());
         LsvidHop reusing = hop(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, true);
         Lsvid kept = reusing.start(reusing.idOf(Role.ASSERTING_WL));
 
@@ -115,7 +114,7 @@ class LsvidHopTests {
 
     @Test
     void forwardWhenHalfTheLifetimeHasPassedThenANewExtensionIsSigned() {
-        MovingClock clock = new MovingClock(Instant.now());
+        MutableClock clock = new MutableClock(Instant.now());
         LsvidHop reusing = hop(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, true);
         Lsvid kept = reusing.start(reusing.idOf(Role.ASSERTING_WL));
         LsvidHop.Extension first = reusing.forward(kept, reusing.idOf(Role.M_TIER));
@@ -136,7 +135,7 @@ class LsvidHopTests {
     @Test
     void forwardWhenTheSvidRotatedThenANewExtensionIsSignedWithTheNewKey() {
         StaticX509Source source = TestIdentities.source(Role.SUBJECT_WL);
-        LsvidHop reusing = hop(Role.SUBJECT_WL, source, new MovingClock(Instant.now()), true);
+        LsvidHop reusing = hop(Role.SUBJECT_WL, source, new MutableClock(Instant.now()), true);
         // the own base alone: its extension for m-tier is a whole document m-tier can verify
         Lsvid kept =
                 Lsvid.of(reusing.start(reusing.idOf(Role.ASSERTING_WL)).token().nested());
@@ -161,7 +160,7 @@ class LsvidHopTests {
 
     @Test
     void forwardWhenNotReusingThenEveryForwardSignsANewExtension() {
-        MovingClock clock = new MovingClock(Instant.now());
+        MutableClock clock = new MutableClock(Instant.now());
         LsvidHop perRequest = hop(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, false);
         Lsvid kept = perRequest.start(perRequest.idOf(Role.ASSERTING_WL));
 
@@ -186,15 +185,7 @@ class LsvidHopTests {
     }
 
     private static LsvidHop hop(Role role, StaticX509Source source) {
-        WorkloadIdentity identity =
-                new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
-        return new LsvidHop(
-                identity,
-                new SignatureProvider(CryptoProviderChoice.BC),
-                VerificationProfile.STRICT,
-                Limits.defaults(),
-                TimeRules.defaults(Clock.systemUTC()),
-                LsvidV1IssuerKeys.none());
+        return hop(role, source, Clock.systemUTC(), false);
     }
 
     private static LsvidHop hop(Role role, StaticX509Source source, Clock clock, boolean reuseExtensions) {
@@ -208,33 +199,5 @@ class LsvidHopTests {
                 TimeRules.defaults(clock),
                 LsvidV1IssuerKeys.none(),
                 reuseExtensions);
-    }
-
-    /** A clock the test moves. */
-    private static final class MovingClock extends Clock {
-        private volatile Instant now;
-
-        MovingClock(Instant now) {
-            this.now = now;
-        }
-
-        void set(Instant at) {
-            now = at;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -42,7 +42,7 @@ public final class TestHops {
                 identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time(), false);
     }
 
-    /** The LSVID hop of {@code role}. */
+    /** The LSVID hop of {@code role}, signing an extension per forward. */
     public static LsvidHop lsvid(Role role, StaticX509Source source) {
         return new LsvidHop(
                 identity(role, source),
@@ -50,7 +50,8 @@ public final class TestHops {
                 VerificationProfile.STRICT,
                 Limits.defaults(),
                 time(),
-                LsvidV1IssuerKeys.none());
+                LsvidV1IssuerKeys.none(),
+                false);
     }
 
     /** The DVID hop of {@code role}. */

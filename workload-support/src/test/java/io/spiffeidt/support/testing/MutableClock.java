@@ -1,4 +1,4 @@
-package io.spiffeidt.devstack.ca;
+package io.spiffeidt.support.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,16 +7,22 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A test clock that only moves when told to. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
 
     private volatile Instant now;
 
-    MutableClock(Instant start) {
+    public MutableClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration by) {
+    /** Moves the clock forward by {@code by}. */
+    public void advance(Duration by) {
         now = now.plus(by);
+    }
+
+    /** Sets the clock to {@code at}. */
+    public void set(Instant at) {
+        now = at;
     }
 
     @Override
