@@ -2,68 +2,48 @@ package io.spiffeidt.asserting.introspection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import io.spiffeidt.support.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class InMemoryIntrospectionStoreTests {
 
     private static final Instant T0 = Instant.ofEpochSecond(1_700_000_000L);
 
-    private static final class MovableClock extends Clock {
-        private Instant now = T0;
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void getWhenLiveThenValueAndWhenExpiredThenEmpty() {
-        MovableClock clock = new MovableClock();
+        MutableClock clock = new MutableClock(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 10);
         store.put("a", "one", T0.plusSeconds(120));
         assertThat(store.get("a")).contains("one");
-        clock.now = T0.plusSeconds(120);
+        clock.set(T0.plusSeconds(120));
         assertThat(store.get("a")).isEmpty();
         assertThat(store.size()).isZero();
     }
 
     @Test
     void getWhenUnknownThenEmpty() {
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(new MovableClock(), 10);
+        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(new MutableClock(T0), 10);
         assertThat(store.get("nope")).isEmpty();
     }
 
     @Test
     void replaceWhenLiveThenNewValueSameExpiryAndWhenAbsentThenNothing() {
-        MovableClock clock = new MovableClock();
+        MutableClock clock = new MutableClock(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 10);
         store.put("a", "one", T0.plusSeconds(10));
         store.replace("a", "two");
         store.replace("b", "ghost");
         assertThat(store.get("a")).contains("two");
         assertThat(store.get("b")).isEmpty();
-        clock.now = T0.plus(Duration.ofSeconds(10));
+        clock.set(T0.plus(Duration.ofSeconds(10)));
         assertThat(store.get("a")).isEmpty();
     }
 
     @Test
     void putWhenBoundReachedThenOldestEvictedFirst() {
-        MovableClock clock = new MovableClock();
+        MutableClock clock = new MutableClock(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 3);
         for (int i = 0; i < 5; i++) {
             store.put("k" + i, "v" + i, T0.plusSeconds(100));
@@ -76,11 +56,11 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void putWhenBoundReachedThenExpiredDroppedBeforeLive() {
-        MovableClock clock = new MovableClock();
+        MutableClock clock = new MutableClock(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 2);
         store.put("old", "x", T0.plusSeconds(1));
         store.put("live", "y", T0.plusSeconds(100));
-        clock.now = T0.plusSeconds(5);
+        clock.set(T0.plusSeconds(5));
         store.put("new", "z", T0.plusSeconds(100));
         assertThat(store.get("live")).contains("y");
         assertThat(store.get("new")).contains("z");

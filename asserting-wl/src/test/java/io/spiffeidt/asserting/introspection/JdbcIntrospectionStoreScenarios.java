@@ -6,11 +6,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
 import io.spiffeidt.asserting.idmode.IdModeIntrospectionEntry;
 import io.spiffeidt.core.zkp.OAuthProof;
-import java.time.Clock;
+import io.spiffeidt.support.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,30 +20,6 @@ import org.junit.jupiter.api.Test;
  * are fresh per scenario, so a reused database does not matter.
  */
 abstract class JdbcIntrospectionStoreScenarios {
-
-    /** A clock the scenarios move. */
-    static final class MovableClock extends Clock {
-        private volatile Instant now = Instant.parse("2030-01-01T00:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-    }
 
     private static final JdbcIntrospectionStore.Mapping<DvidIntrospectionEntry> DVID =
             new JdbcIntrospectionStore.Mapping<>(
@@ -59,7 +33,7 @@ abstract class JdbcIntrospectionStoreScenarios {
                     IdModeIntrospectionEntry::new);
 
     HikariDataSource dataSource;
-    final MovableClock clock = new MovableClock();
+    final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
 
     abstract HikariDataSource openDataSource();
 

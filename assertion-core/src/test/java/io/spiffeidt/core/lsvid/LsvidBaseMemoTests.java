@@ -1,29 +1,20 @@
 package io.spiffeidt.core.lsvid;
 
 import static io.spiffeidt.core.lsvid.LsvidFixture.NOW;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
 import java.time.Duration;
 import java.util.List;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** The memo of verified base documents (issue 13) never turns a rejection into an acceptance. */
 class LsvidBaseMemoTests {
 
     private static final LsvidFixture F = new LsvidFixture();
-
-    private static void assertCode(ThrowingCallable call, ErrorCode code) {
-        assertThatThrownBy(call)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
-    }
 
     private static LsvidVerifier sharing(LsvidSettings settings, VerifiedBases bases) {
         return new LsvidVerifier(
@@ -67,9 +58,8 @@ class LsvidBaseMemoTests {
                 F.settings().trustedV1IssuerKeys(),
                 F.settings().provider());
 
-        assertCode(
-                () -> sharing(otherBundle, bases).verify(doc, F.target.id(), F.mtier.presenter()),
-                ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> sharing(otherBundle, bases).verify(doc, F.target.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test
@@ -87,7 +77,8 @@ class LsvidBaseMemoTests {
 
         LsvidVerifier later =
                 sharing(F.settings().withTimeRules(LsvidFixture.time(NOW.plus(Duration.ofDays(2)))), bases);
-        assertCode(() -> later.verify(doc, F.target.id(), F.mtier.presenter()), ErrorCode.EXPIRED);
+        assertThatAssertion(() -> later.verify(doc, F.target.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.EXPIRED);
     }
 
     @Test
@@ -104,7 +95,8 @@ class LsvidBaseMemoTests {
         chain.set(chain.size() - 1, new LsvidToken(null, base.payload(), flipped));
         String changed = LsvidCodec.encode(LsvidFixture.relink(chain, null));
 
-        assertCode(() -> verifier.verify(changed, F.target.id(), F.mtier.presenter()), ErrorCode.BAD_SIGNATURE);
+        assertThatAssertion(() -> verifier.verify(changed, F.target.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.BAD_SIGNATURE);
     }
 
     @Test

@@ -1,16 +1,14 @@
 package io.spiffeidt.core.lsvid;
 
 import static io.spiffeidt.core.lsvid.LsvidFixture.NOW;
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
 import java.time.Duration;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,13 +18,6 @@ import org.junit.jupiter.api.Test;
 class LsvidDocumentMemoTests {
 
     private static final LsvidFixture F = new LsvidFixture();
-
-    private static void assertCode(ThrowingCallable call, ErrorCode code) {
-        assertThatThrownBy(call)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
-    }
 
     private static LsvidVerifier sharing(LsvidSettings settings, DecodedDocuments documents) {
         return new LsvidVerifier(
@@ -61,8 +52,10 @@ class LsvidDocumentMemoTests {
         String doc = LsvidCodec.encode(F.now().standard());
         verifier.verify(doc, F.target.id(), F.mtier.presenter());
 
-        assertCode(() -> verifier.verify(doc, F.mtier.id(), F.mtier.presenter()), ErrorCode.WRONG_AUDIENCE);
-        assertCode(() -> verifier.verify(doc, F.target.id(), F.subject.presenter()), ErrorCode.WRONG_PRESENTER);
+        assertThatAssertion(() -> verifier.verify(doc, F.mtier.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
+        assertThatAssertion(() -> verifier.verify(doc, F.target.id(), F.subject.presenter()))
+                .hasCode(ErrorCode.WRONG_PRESENTER);
         assertThat(documents.hits()).isEqualTo(2);
     }
 
@@ -75,7 +68,8 @@ class LsvidDocumentMemoTests {
         LsvidVerifier later =
                 sharing(F.settings().withTimeRules(LsvidFixture.time(NOW.plus(Duration.ofHours(1)))), documents);
 
-        assertCode(() -> later.verify(doc, F.target.id(), F.mtier.presenter()), ErrorCode.EXPIRED);
+        assertThatAssertion(() -> later.verify(doc, F.target.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.EXPIRED);
         assertThat(documents.hits()).isEqualTo(1);
     }
 
@@ -87,7 +81,8 @@ class LsvidDocumentMemoTests {
 
         LsvidVerifier shallow = sharing(F.settings(new Limits(256 * 1024, 3, 2048, 80, 256)), documents);
 
-        assertCode(() -> shallow.verify(doc, F.target.id(), F.mtier.presenter()), ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> shallow.verify(doc, F.target.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
         assertThat(documents.hits()).isZero();
     }
 
@@ -97,7 +92,8 @@ class LsvidDocumentMemoTests {
         LsvidVerifier verifier = sharing(F.settings(), documents);
         String doc = LsvidCodec.encode(F.now().standard());
 
-        assertCode(() -> verifier.verify(doc, F.mtier.id(), F.mtier.presenter()), ErrorCode.WRONG_AUDIENCE);
+        assertThatAssertion(() -> verifier.verify(doc, F.mtier.id(), F.mtier.presenter()))
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
 
         assertThat(documents.size()).isZero();
         assertThat(documents.chars()).isZero();
