@@ -1,6 +1,7 @@
 package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.internal.TextMemo;
 
 /**
  * A bounded memo of the decoded form of encoded LSVID documents that verified, so that a document

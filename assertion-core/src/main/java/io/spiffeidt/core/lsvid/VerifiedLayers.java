@@ -1,5 +1,6 @@
 package io.spiffeidt.core.lsvid;
 
+import io.spiffeidt.core.internal.TextMemo;
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPublicKey;
 
@@ -28,7 +29,7 @@ final class VerifiedLayers {
     private record Entry(String text, ECPublicKey key) {}
 
     /** How many characters of layer text a memo holds at most: 8 Mi (the texts are Latin-1, 8 MiB). */
-    static final long DEFAULT_MAX_CHARS = 8L << 20;
+    static final long DEFAULT_MAX_CHARS = TextMemo.DEFAULT_MAX_CHARS;
 
     private final TextMemo<Entry> memo;
 

@@ -15,6 +15,7 @@ import io.spiffeidt.core.lsvid.LsvidAnswers;
 import io.spiffeidt.core.lsvid.LsvidBaseBuilder;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidExtender;
+import io.spiffeidt.core.lsvid.LsvidPayload;
 import io.spiffeidt.core.lsvid.LsvidSettings;
 import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
@@ -23,6 +24,7 @@ import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.reuse.ReusedExtensions;
 import java.security.PrivateKey;
 import java.security.Provider;
 import java.time.Instant;
@@ -48,7 +50,32 @@ public class LsvidHop {
     private final LsvidBaseBuilder bases;
     private final LsvidExtender extender;
     private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
-    private final ReusedExtensions extensions;
+    private final ReusedExtensions<SameDocument, Extension> extensions;
+
+    /**
+     * What a reused extension is found by: the very document instance it extended (identity, not
+     * equality: the subject workload's kept document, or the middle tier's document as its
+     * verifier's memo of decoded documents returns it for the same bytes) and the audience.
+     */
+    private static final class SameDocument {
+        private final Lsvid document;
+        private final SpiffeId audience;
+
+        SameDocument(Lsvid document, SpiffeId audience) {
+            this.document = document;
+            this.audience = audience;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SameDocument d && d.document == document && d.audience.equals(audience);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * System.identityHashCode(document) + audience.hashCode();
+        }
+    }
 
     /** An extended document and its encoded form, as {@link #forward} gives it. */
     public record Extension(Lsvid document, String encoded) {}
@@ -70,7 +97,7 @@ public class LsvidHop {
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
             boolean reuseExtensions) {
-        this.extensions = new ReusedExtensions(reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0);
+        this.extensions = new ReusedExtensions<>(reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0);
         this.identity = identity;
         this.profile = profile;
         this.limits = limits;
@@ -147,19 +174,22 @@ public class LsvidHop {
      * Extends {@code document} with a layer addressed to {@code audience} and encodes it: what a hop
      * forwards. When extensions are reused, the same document instance forwarded to the same
      * audience again gets the same extension while less than half of its lifetime has passed and
-     * the SVID has not rotated (see {@code ReusedExtensions}); otherwise a new layer is signed.
+     * the SVID has not rotated (the extension is signed over the current base, which a rotated SVID
+     * replaces; see {@link ReusedExtensions}); otherwise a new layer is signed.
      */
     public Extension forward(Lsvid document, SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         PrivateKey key = svid.getPrivateKey();
         LsvidToken base = bases.current(svid.getChain(), key);
-        Extension kept = extensions.find(document, audience, base, key, timeRules.now());
+        SameDocument same = new SameDocument(document, audience);
+        Extension kept = extensions.find(same, base, timeRules.now());
         if (kept != null) {
             return kept;
         }
         Lsvid extended = extender.extend(document, base, key, audience);
         Extension fresh = new Extension(extended, LsvidCodec.encode(extended));
-        extensions.remember(document, audience, base, key, fresh);
+        LsvidPayload layer = extended.token().payload();
+        extensions.remember(same, base, fresh, Instant.ofEpochSecond(layer.iat()), Instant.ofEpochSecond(layer.exp()));
         return fresh;
     }
 

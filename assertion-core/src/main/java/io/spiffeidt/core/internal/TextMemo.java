@@ -1,21 +1,25 @@
-package io.spiffeidt.core.lsvid;
+package io.spiffeidt.core.internal;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A bounded map from text keys to remembered values, for the verifier's memos of layers and of
- * documents: at most {@code capacity} entries and {@code maxChars} characters (each entry counts the
- * length its owner gives, the text it holds), cleared when either is full; an entry longer than the
- * whole budget is not kept. Package-private.
+ * A bounded map from text keys to remembered values, for the verifiers' memos of work done on
+ * exact received text (LSVID layers and documents, ID-Mode and Anon-Mode tokens): at most {@code
+ * capacity} entries and {@code maxChars} characters (each entry counts the length its owner gives,
+ * the text it holds), cleared when either is full; an entry longer than the whole budget is not
+ * kept. Internal to assertion-core.
  *
  * <p>Thread safety: safe for concurrent use; under a race the character count may briefly be off
  * by an entry, and the next clear resets it.
  *
  * @param <V> what is remembered
  */
-final class TextMemo<V> {
+public final class TextMemo<V> {
+
+    /** How many characters a memo holds by default: 8 Mi. */
+    public static final long DEFAULT_MAX_CHARS = 8L << 20;
 
     private record Sized<V>(V value, int chars) {}
 
@@ -26,7 +30,7 @@ final class TextMemo<V> {
     private final LongAdder hits = new LongAdder();
 
     /** A memo of at most {@code capacity} entries (0 = remember nothing) and {@code maxChars} characters. */
-    TextMemo(int capacity, long maxChars) {
+    public TextMemo(int capacity, long maxChars) {
         if (capacity < 0 || maxChars < 0) {
             throw new IllegalArgumentException("capacity and maxChars must not be negative");
         }
@@ -35,12 +39,12 @@ final class TextMemo<V> {
     }
 
     /** Whether this memo remembers anything (capacity above 0). */
-    boolean remembers() {
+    public boolean remembers() {
         return capacity > 0;
     }
 
     /** The value remembered under {@code key}, or {@code null}; the caller counts a {@link #hit()}. */
-    V get(String key) {
+    public V get(String key) {
         if (capacity == 0) {
             return null;
         }
@@ -49,12 +53,12 @@ final class TextMemo<V> {
     }
 
     /** Counts one use of a remembered value. */
-    void hit() {
+    public void hit() {
         hits.increment();
     }
 
     /** Remembers {@code value} under {@code key}, counting {@code length} characters. */
-    void put(String key, V value, int length) {
+    public void put(String key, V value, int length) {
         if (capacity == 0 || length > maxChars) {
             return;
         }
@@ -67,17 +71,17 @@ final class TextMemo<V> {
     }
 
     /** How many entries are remembered. */
-    int size() {
+    public int size() {
         return entries.size();
     }
 
     /** How many characters the remembered entries count. */
-    long chars() {
+    public long chars() {
         return chars.get();
     }
 
     /** How many times a remembered value was used. */
-    long hits() {
+    public long hits() {
         return hits.sum();
     }
 }
