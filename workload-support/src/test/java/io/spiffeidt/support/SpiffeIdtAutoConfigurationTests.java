@@ -213,13 +213,17 @@ class SpiffeIdtAutoConfigurationTests {
     }
 
     @Test
-    void lsvidHopWhenThesisProfileThenSignsEveryExtensionElseReusesYoungOnes() {
-        runner.withPropertyValues("spiffeidt.pooling.profile=thesis")
-                .run(context -> assertThat(context.getBean(LsvidHop.class).reusesExtensions())
-                        .isFalse());
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled")
-                .run(context -> assertThat(context.getBean(LsvidHop.class).reusesExtensions())
-                        .isTrue());
+    void hopsWhenThesisProfileThenSignEveryExtensionElseReuseYoungOnes() {
+        runner.withPropertyValues("spiffeidt.pooling.profile=thesis").run(context -> {
+            assertThat(context.getBean(LsvidHop.class).reusesExtensions()).isFalse();
+            assertThat(context.getBean(IdModeHop.class).reusesExtensions()).isFalse();
+            assertThat(context.getBean(AnonModeHop.class).reusesExtensions()).isFalse();
+        });
+        runner.withPropertyValues("spiffeidt.pooling.profile=pooled").run(context -> {
+            assertThat(context.getBean(LsvidHop.class).reusesExtensions()).isTrue();
+            assertThat(context.getBean(IdModeHop.class).reusesExtensions()).isTrue();
+            assertThat(context.getBean(AnonModeHop.class).reusesExtensions()).isTrue();
+        });
     }
 
     @Test

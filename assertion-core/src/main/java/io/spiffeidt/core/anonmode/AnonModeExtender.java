@@ -29,6 +29,15 @@ public final class AnonModeExtender {
     private final NonceSource nonces;
 
     /**
+     * An extended token and the times of the layer added to it.
+     *
+     * @param token the extended token
+     * @param issuedAt the new layer's {@code iat}
+     * @param expiresAt the new layer's {@code exp}
+     */
+    public record Extension(String token, Instant issuedAt, Instant expiresAt) {}
+
+    /**
      * An extender.
      *
      * @param settings time rules, limits, and whether to write {@code iid}
@@ -51,6 +60,15 @@ public final class AnonModeExtender {
      *     ErrorCode#LIMIT_EXCEEDED} when the result would exceed a limit
      */
     public String extend(String token, SpiffeId self) {
+        return extendLayer(token, self).token();
+    }
+
+    /**
+     * {@link #extend(String, SpiffeId)}, with the times of the new layer.
+     *
+     * @throws AssertionException as {@link #extend(String, SpiffeId)}
+     */
+    public Extension extendLayer(String token, SpiffeId self) {
         if (settings.includeIid()) {
             Objects.requireNonNull(self, "self (written as iid)");
         }
@@ -67,13 +85,16 @@ public final class AnonModeExtender {
         if (innerExp != null && now.isAfter(innerExp.plus(time.skew()))) {
             throw new AssertionException(ErrorCode.EXPIRED, outer, "the token to extend has expired");
         }
-        Instant exp = Claims.min(now.plus(time.lifetime()), innerExp);
+        Instant exp = Instant.ofEpochSecond(
+                Claims.min(now.plus(time.lifetime()), innerExp).getEpochSecond());
+        Instant iat = Instant.ofEpochSecond(now.getEpochSecond());
         Map<String, Object> claims = new LinkedHashMap<>();
         claims.put("exp", exp.getEpochSecond());
-        claims.put("iat", now.getEpochSecond());
+        claims.put("iat", iat.getEpochSecond());
         if (settings.includeIid()) {
             claims.put("iid", self.toString());
         }
-        return AnonModeTokens.extend(token, claims, nonces, settings.limits()).token();
+        return new Extension(
+                AnonModeTokens.extend(token, claims, nonces, settings.limits()).token(), iat, exp);
     }
 }

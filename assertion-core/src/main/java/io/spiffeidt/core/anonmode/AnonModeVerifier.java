@@ -12,6 +12,7 @@ import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Claims;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.TextMemo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,19 +51,49 @@ import java.util.Optional;
  * original's accepted flaws (a non-canonical {@code s + L}, an unstripped inner signature that
  * leaks its {@code s}) are rejected under both profiles.
  *
- * <p>Thread safety: immutable; safe for concurrent use.
+ * <p>Thread safety: safe for concurrent use; the only mutable state is the bounded memo of chained
+ * tokens (see {@link #AnonModeVerifier(AnonModeSettings, int)}).
  */
 public final class AnonModeVerifier {
 
     private final AnonModeSettings settings;
+    private final TextMemo<Chained> chainedTokens;
+
+    /** A token whose steps 1 to 3 passed: its layers' claims and their recomputed keys. */
+    private record Chained(List<Map<String, Object>> claims, String[] keys) {}
 
     /**
-     * A verifier.
+     * A verifier that verifies every token in full.
      *
      * @param settings the subject workload, profile, limits and time rules
      */
     public AnonModeVerifier(AnonModeSettings settings) {
+        this(settings, 0);
+    }
+
+    /**
+     * A verifier that remembers up to {@code tokenCacheSize} tokens whose shape, key chain and
+     * equation (steps 1 to 3) passed.
+     *
+     * <p>Where the hop before reuses its extension (issue 13), the same token arrives again and
+     * again. Steps 1 to 3 are a function of the token text, the limits and the profile alone (the
+     * keys come from the text), so a token that verified is remembered by its exact text; received
+     * again, its decoded claims and recomputed keys are taken from the memo. The claims, times,
+     * audience and delegation (step 4) are checked on every call. Only successes are remembered;
+     * bounded in entries and characters ({@link TextMemo#DEFAULT_MAX_CHARS}), cleared when full.
+     * {@code tokenCacheSize} 0 remembers none.
+     *
+     * @param settings the subject workload, profile, limits and time rules
+     * @param tokenCacheSize how many verified tokens to remember (0 = none)
+     */
+    public AnonModeVerifier(AnonModeSettings settings, int tokenCacheSize) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.chainedTokens = new TextMemo<>(tokenCacheSize, TextMemo.DEFAULT_MAX_CHARS);
+    }
+
+    /** How many times a token was found verified before, so that steps 1 to 3 were skipped. */
+    public long rememberedTokenHits() {
+        return chainedTokens.hits();
     }
 
     /** The settings. */
@@ -101,18 +132,17 @@ public final class AnonModeVerifier {
         Objects.requireNonNull(verifier, "verifier");
         Limits limits = settings.limits();
         boolean strict = settings.profile() == VerificationProfile.STRICT;
-        AnonModeToken parsed = AnonModeToken.parse(token, limits);
-        int depth = parsed.depth();
-
-        List<Map<String, Object>> claims = new ArrayList<>(depth);
-        String[] iss = new String[depth];
-        for (int i = 0; i < depth; i++) {
-            Map<String, Object> c = parsed.claims(i);
-            claims.add(c);
-            iss[i] = Claims.string(c, "iss", limits, i);
+        Chained known = token == null ? null : chainedTokens.get(token);
+        Chained chained;
+        if (known != null) {
+            chainedTokens.hit();
+            chained = known;
+        } else {
+            chained = chain(token, limits, strict);
         }
-
-        String[] keys = verifyChain(parsed, iss, strict);
+        List<Map<String, Object>> claims = chained.claims();
+        String[] keys = chained.keys();
+        int depth = claims.size();
 
         checkClaims(claims, strict);
         Instant[] iat = new Instant[depth];
@@ -130,12 +160,24 @@ public final class AnonModeVerifier {
         for (int i = depth - 1; i >= 0; i--) {
             layers.add(new LayerInfo(keys[i], i == 0 ? rootAud : null, iat[i], exp[i]));
         }
-        return new VerifiedResult(
-                Mode.ANON_MODE,
-                layers,
-                new Delegation(dpa, dpr, keys[0]),
-                parsed.text().length(),
-                depth);
+        if (known == null) {
+            chainedTokens.put(token, chained, token.length());
+        }
+        return new VerifiedResult(Mode.ANON_MODE, layers, new Delegation(dpa, dpr, keys[0]), token.length(), depth);
+    }
+
+    /** Steps 1 to 3: parses the token and checks its key chain and equation. */
+    private static Chained chain(String token, Limits limits, boolean strict) {
+        AnonModeToken parsed = AnonModeToken.parse(token, limits);
+        int depth = parsed.depth();
+        List<Map<String, Object>> claims = new ArrayList<>(depth);
+        String[] iss = new String[depth];
+        for (int i = 0; i < depth; i++) {
+            Map<String, Object> c = parsed.claims(i);
+            claims.add(c);
+            iss[i] = Claims.string(c, "iss", limits, i);
+        }
+        return new Chained(List.copyOf(claims), verifyChain(parsed, iss, strict));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.TextMemo;
 import io.spiffeidt.core.internal.ValidatedChains;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -57,8 +58,9 @@ import java.util.Optional;
  * IdModeArtifacts}); every payload is decoded and parsed once; signatures are checked over
  * slices of the received bytes.
  *
- * <p>Thread safety: safe for concurrent use; the only mutable state is the bounded memo of
- * validated chains (see {@link #IdModeVerifier(IdModeSettings, Provider, int)}).
+ * <p>Thread safety: safe for concurrent use; the only mutable state is the bounded memos of
+ * validated chains and of signed tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, int,
+ * int)}).
  */
 public final class IdModeVerifier {
 
@@ -68,6 +70,13 @@ public final class IdModeVerifier {
     private final IdModeSettings settings;
     private final Provider provider;
     private final ValidatedChains chains;
+    private final TextMemo<Signed> signedTokens;
+
+    /**
+     * A token received as text whose every layer's signature verified with the leaf keys of exactly
+     * these artifacts (received as {@code artifacts}, parsed as {@code parsed}).
+     */
+    private record Signed(IdModeToken token, String artifacts, IdModeArtifacts parsed) {}
 
     /**
      * A verifier that remembers up to {@link #DEFAULT_CHAIN_CACHE_SIZE} validated chains.
@@ -95,9 +104,33 @@ public final class IdModeVerifier {
      * @param chainCacheSize how many validated chains to remember (0 = none)
      */
     public IdModeVerifier(IdModeSettings settings, Provider provider, int chainCacheSize) {
+        this(settings, provider, chainCacheSize, 0);
+    }
+
+    /**
+     * A verifier that also remembers up to {@code tokenCacheSize} tokens it verified from text
+     * ({@link #verifyEncoded}).
+     *
+     * <p>Where the hop before reuses its extension (issue 13), the same token and artifacts arrive
+     * again and again. Decoding them and checking each layer's signature is a function of the token
+     * text, the artifacts text and the limits alone, so a token that verified is remembered by its
+     * exact text with the exact artifacts text: when both are received again, the parsed token and
+     * artifacts are taken from the memo and the signature checks (step 3b) skipped. Every other step
+     * runs on every call: the chains against the current bundles and time (3a, with the chain
+     * memo), links, times, delegation, audience and presenter. Only successes are remembered;
+     * bounded in entries and characters ({@link TextMemo#DEFAULT_MAX_CHARS}), cleared when full.
+     * {@code tokenCacheSize} 0 remembers none.
+     *
+     * @param settings pinned asserting workload, bundles, profile, limits, time rules
+     * @param provider the JCA provider for ECDSA signature verification
+     * @param chainCacheSize how many validated chains to remember (0 = none)
+     * @param tokenCacheSize how many verified tokens to remember (0 = none)
+     */
+    public IdModeVerifier(IdModeSettings settings, Provider provider, int chainCacheSize, int tokenCacheSize) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.chains = new ValidatedChains(chainCacheSize);
+        this.signedTokens = new TextMemo<>(tokenCacheSize, TextMemo.DEFAULT_MAX_CHARS);
     }
 
     /** The settings this verifier checks against. */
@@ -132,6 +165,51 @@ public final class IdModeVerifier {
         return doVerify(token, artifacts, verifier, null);
     }
 
+    /**
+     * {@link #verify(String, IdModeArtifacts, SpiffeId, Presenter)} of a token and its artifacts as
+     * received (either accepted artifacts form), parsed here or found in the memo of verified
+     * tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, int, int)}).
+     *
+     * @throws AssertionException with the code of the first failed check ({@link
+     *     ErrorCode#MALFORMED} when the artifacts are missing)
+     */
+    public VerifiedIdMode verifyEncoded(String token, String artifacts, SpiffeId verifier, Presenter peer) {
+        Objects.requireNonNull(peer, "peer");
+        return verifyText(token, artifacts, verifier, peer);
+    }
+
+    /**
+     * {@link #verifyWithoutPresenter(String, IdModeArtifacts, SpiffeId)} of a token and its artifacts
+     * as received; remembered like {@link #verifyEncoded}.
+     *
+     * @throws AssertionException with the code of the first failed check
+     */
+    public VerifiedIdMode verifyEncodedWithoutPresenter(String token, String artifacts, SpiffeId verifier) {
+        return verifyText(token, artifacts, verifier, null);
+    }
+
+    /** How many times a token was found verified before, so that its decoding and signatures were skipped. */
+    public long rememberedTokenHits() {
+        return signedTokens.hits();
+    }
+
+    private VerifiedIdMode verifyText(String text, String artifacts, SpiffeId verifier, Presenter peer) {
+        Objects.requireNonNull(verifier, "verifier");
+        if (artifacts == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "missing artifacts");
+        }
+        Signed known = text == null ? null : signedTokens.get(text);
+        if (known != null && known.artifacts().equals(artifacts)) {
+            signedTokens.hit();
+            return check(text, known.token(), known.parsed(), verifier, peer, true);
+        }
+        IdModeArtifacts parsed = IdModeArtifacts.parse(artifacts, settings.limits());
+        IdModeToken token = IdModeToken.parse(text, settings.limits());
+        VerifiedIdMode verified = check(text, token, parsed, verifier, peer, false);
+        signedTokens.put(text, new Signed(token, artifacts, parsed), text.length() + artifacts.length());
+        return verified;
+    }
+
     private Optional<TrustBundle> bundleFor(SpiffeId iss, int layer) {
         try {
             return settings.bundles().bundleFor(iss.trustDomain());
@@ -146,10 +224,23 @@ public final class IdModeVerifier {
         if (artifacts == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "missing artifacts");
         }
-        boolean strict = settings.profile() == VerificationProfile.STRICT;
-
         // 1. limits, split, decode, claims
-        IdModeToken token = IdModeToken.parse(text, settings.limits());
+        return check(text, IdModeToken.parse(text, settings.limits()), artifacts, verifier, peer, false);
+    }
+
+    /**
+     * Steps 1 (the required claims) to 5 on a parsed token; {@code signed} when every layer's
+     * signature is known to verify with the leaf keys of these very artifacts (a remembered token),
+     * so that step 3b checks the key type only.
+     */
+    private VerifiedIdMode check(
+            String text,
+            IdModeToken token,
+            IdModeArtifacts artifacts,
+            SpiffeId verifier,
+            Presenter peer,
+            boolean signed) {
+        boolean strict = settings.profile() == VerificationProfile.STRICT;
         int depth = token.depth();
         if (strict) {
             for (int k = depth - 1; k >= 0; k--) {
@@ -192,7 +283,7 @@ public final class IdModeVerifier {
             EcdsaP256.requireP256(key, k);
             int from = token.signingInputStart(k);
             int to = token.signingInputEnd(k);
-            if (!EcdsaP256.verify(key, ascii, from, to - from, token.signatureBytes(k), provider, k)) {
+            if (!signed && !EcdsaP256.verify(key, ascii, from, to - from, token.signatureBytes(k), provider, k)) {
                 throw new AssertionException(ErrorCode.BAD_SIGNATURE, k, "signature of " + iss + " does not verify");
             }
             if (k == depth - 1) {

@@ -31,16 +31,17 @@ class LsvidRotationIT extends EmbeddedStackIT {
 
     @Test
     void flowWhenRunningWorkloadsRotateThenKeptAndNewDocumentsKeepWorking() throws Exception {
-        depositRotateAndUse("user0081");
+        depositRotateAndUse("lsvid", "user0081");
     }
 
     /**
-     * {@code user} mints and deposits 6; subject-wl, m-tier and asserting-wl rotate their SVIDs; the
-     * kept document deposits 4, a new one is minted, and the balance is 10.
+     * {@code user} mints a document of {@code mode} and deposits 6; subject-wl, m-tier and
+     * asserting-wl rotate their SVIDs; the kept document deposits 4, a new one is minted, and the
+     * balance is 10.
      */
-    static void depositRotateAndUse(String user) throws Exception {
+    static void depositRotateAndUse(String mode, String user) throws Exception {
         String token = client.userToken(user);
-        assertThat(client.user("lsvid", "deposit", token, "{\"amount\":6}").status())
+        assertThat(client.user(mode, "deposit", token, "{\"amount\":6}").status())
                 .isEqualTo(200);
 
         for (String workload : new String[] {"subject-wl", "m-tier", "asserting-wl"}) {
@@ -51,15 +52,15 @@ class LsvidRotationIT extends EmbeddedStackIT {
         }
 
         // the kept document: inner layers signed with subject-wl's old key, new layers with the new ones
-        Answer kept = client.user("lsvid", "deposit", token, "{\"amount\":4}");
+        Answer kept = client.user(mode, "deposit", token, "{\"amount\":4}");
         assertThat(kept.status()).as(kept.body()).isEqualTo(200);
         assertThat(kept.json().get("minted").asBoolean()).isFalse();
         assertThat(kept.json().get("balance").asLong()).isEqualTo(10);
 
         // a document minted after the rotation
-        Answer minted = client.user("lsvid", "mint", token, null);
+        Answer minted = client.user(mode, "mint", token, null);
         assertThat(minted.status()).as(minted.body()).isEqualTo(200);
-        Answer balance = client.user("lsvid", "balance", token, null);
+        Answer balance = client.user(mode, "balance", token, null);
         assertThat(balance.status()).as(balance.body()).isEqualTo(200);
         assertThat(balance.json().get("balance").asLong()).isEqualTo(10);
     }

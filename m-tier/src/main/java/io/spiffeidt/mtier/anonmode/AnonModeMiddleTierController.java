@@ -60,7 +60,7 @@ public class AnonModeMiddleTierController {
         VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verify(request.token()));
         String token = request.token();
         if (extend) {
-            token = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(request.token()));
+            token = metrics.time(MODE, Operation.EXTEND, () -> hop.forward(request.token()));
             metrics.recordDocumentSize(MODE, verified.depth() + 1, token.length());
         }
         DocumentRequest forwarded = new DocumentRequest(token, request.amount(), null);

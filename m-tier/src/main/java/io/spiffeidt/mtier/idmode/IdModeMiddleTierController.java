@@ -2,7 +2,6 @@ package io.spiffeidt.mtier.idmode;
 
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
@@ -22,7 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * ID-Mode at the middle tier (docs/design.md, ID-Mode row): verifies the token and its presenter (the
  * mTLS peer, by SPIFFE ID and key), extends it with {@code aud} = the target workload, and forwards
- * the longer token with its artifacts.
+ * the longer token with its artifacts. Outside the {@code thesis} pooling profile the same token
+ * received again gets the same young extension ({@link IdModeHop#forward}).
  */
 @RestController
 @RequestMapping("/id-mode")
@@ -57,11 +57,12 @@ public class IdModeMiddleTierController {
                 MODE,
                 Operation.VALIDATE,
                 () -> hop.verify(request.token(), request.artifacts(), Presenter.of(caller.leaf())));
-        IdModePresentation extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.extend(verified, hop.idOf(Role.TARGET_WL)));
-        metrics.recordDocumentSize(MODE, verified.depth() + 1, extended.size().totalBytes());
-        DocumentRequest forwarded = new DocumentRequest(
-                extended.token(), request.amount(), extended.artifacts().toJson());
+        IdModeHop.Forwarded extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(verified, hop.idOf(Role.TARGET_WL)));
+        metrics.recordDocumentSize(
+                MODE, verified.depth() + 1, extended.presentation().size().totalBytes());
+        DocumentRequest forwarded =
+                new DocumentRequest(extended.presentation().token(), request.amount(), extended.artifacts());
         return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
                 .post(path, forwarded, AccountResponse.class));
     }

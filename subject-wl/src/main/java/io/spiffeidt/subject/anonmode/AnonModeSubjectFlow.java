@@ -25,8 +25,9 @@ import org.springframework.stereotype.Component;
  * Anon-Mode at the subject workload (docs/design.md, Anon-Mode row): the asserting workload mints a root
  * with a fresh key, addressed to this workload; it is verified when received and kept in the user's
  * session. Every use extends the kept root by one anonymous layer, signed with the key the root
- * hands over (its {@code s}), and sends it to the middle tier. Two uses of one root are two
- * different extensions of it, both valid (the fork property of the scheme).
+ * hands over (its {@code s}), and sends it to the middle tier. Under the {@code thesis} pooling
+ * profile two uses of one root are two different extensions of it, both valid (the fork property of
+ * the scheme); otherwise a young extension is reused ({@link AnonModeHop#forward}).
  */
 @Component
 public class AnonModeSubjectFlow implements SubjectFlow {
@@ -71,7 +72,7 @@ public class AnonModeSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        String extended = metrics.time(MODE, Operation.EXTEND, () -> hop.extend(document.token()));
+        String extended = metrics.time(MODE, Operation.EXTEND, () -> hop.forward(document.token()));
         metrics.recordDocumentSize(MODE, 2, extended.length());
         return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
                 .post("/anon-mode/" + operation, new DocumentRequest(extended, amount, null), AccountResponse.class));

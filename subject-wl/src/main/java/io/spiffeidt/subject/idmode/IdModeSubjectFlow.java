@@ -4,7 +4,6 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModeClaims;
-import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
@@ -26,7 +25,8 @@ import org.springframework.stereotype.Component;
 /**
  * ID-Mode at the subject workload (docs/design.md, ID-Mode row): the asserting workload mints the root
  * addressed to this workload; it is verified when received, and every use extends it with a fresh
- * layer addressed to the middle tier, signed with this workload's SVID key. Before each use the root
+ * layer addressed to the middle tier, signed with this workload's SVID key (outside the {@code
+ * thesis} pooling profile a young extension is reused, {@link IdModeHop#forward}). Before each use the root
  * is verified again under the {@code thesis} pooling profile (as the original did); otherwise the
  * verified root is kept with the session and reused while its trust bundles and times hold
  * ({@link IdModeHop#reuse}).
@@ -79,11 +79,11 @@ public class IdModeSubjectFlow implements SubjectFlow {
         VerifiedIdMode root = document.established() instanceof IdModeHop.KeptAnswer kept
                 ? hop.reuse(kept).orElseGet(() -> verify(document.token(), document.artifacts()))
                 : verify(document.token(), document.artifacts());
-        IdModePresentation extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.extend(root, hop.idOf(Role.M_TIER)));
-        metrics.recordDocumentSize(MODE, root.depth() + 1, extended.size().totalBytes());
-        DocumentRequest request = new DocumentRequest(
-                extended.token(), amount, extended.artifacts().toJson());
+        IdModeHop.Forwarded extended =
+                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(root, hop.idOf(Role.M_TIER)));
+        metrics.recordDocumentSize(
+                MODE, root.depth() + 1, extended.presentation().size().totalBytes());
+        DocumentRequest request = new DocumentRequest(extended.presentation().token(), amount, extended.artifacts());
         return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
                 .post("/id-mode/" + operation, request, AccountResponse.class));
     }

@@ -5,6 +5,7 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
@@ -30,8 +31,16 @@ public class AnonModeAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
-            AnonModeProperties properties) {
-        AnonModeHop hop = new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid());
+            AnonModeProperties properties,
+            SpiffeIdtProperties spiffeIdt) {
+        AnonModeHop hop = new AnonModeHop(
+                identity,
+                provider,
+                profile,
+                limits,
+                timeRules,
+                properties.includeIid(),
+                spiffeIdt.pooling().remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

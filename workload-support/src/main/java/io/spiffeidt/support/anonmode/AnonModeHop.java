@@ -16,6 +16,7 @@ import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.oauth.ProofCheck;
+import io.spiffeidt.support.reuse.ReusedExtensions;
 import java.security.Provider;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,9 +40,13 @@ public class AnonModeHop {
     private final AnonModeVerifier verifier;
     private final AnonModeExtender extender;
     private final Provider rsaProvider;
+    private final ReusedExtensions<String, String> extensions;
 
     /**
      * @param includeIid whether the layers this workload adds carry its SPIFFE ID
+     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same token
+     *     instead of signing a new one, and the verifier remembers the tokens it verified (every
+     *     pooling profile but {@code thesis})
      * @throws IllegalStateException when {@code includeIid} is on under the strict profile
      */
     public AnonModeHop(
@@ -50,7 +55,8 @@ public class AnonModeHop {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            boolean includeIid) {
+            boolean includeIid,
+            boolean reuseExtensions) {
         this.identity = identity;
         try {
             this.settings =
@@ -59,7 +65,11 @@ public class AnonModeHop {
             throw new IllegalStateException("spiffeidt.anon-mode.include-iid needs "
                     + "spiffeidt.verification.profile=original-compatible (strict verifiers reject iid)");
         }
-        this.verifier = new AnonModeVerifier(settings);
+        int remembered = reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0;
+        this.extensions = new ReusedExtensions<>(remembered);
+        // tokens are remembered where extensions are reused, as the hops before this one then send
+        // the same text again; otherwise every outermost layer is new
+        this.verifier = new AnonModeVerifier(settings, reuseExtensions ? 1024 : 0);
         this.extender = new AnonModeExtender(settings, NonceSource.secureRandom());
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
         // that has RSA checks it
@@ -82,6 +92,14 @@ public class AnonModeHop {
         return settings;
     }
 
+    /**
+     * The verifier (roots addressed to the subject workload). It remembers the tokens it verified
+     * only when this hop reuses extensions.
+     */
+    public AnonModeVerifier verifier() {
+        return verifier;
+    }
+
     /** Every check of the concatenated verification, with this workload as audience. */
     public VerifiedResult verify(String token) {
         return verifier.verify(token, identity.self());
@@ -90,6 +108,32 @@ public class AnonModeHop {
     /** Extends a token by one layer (anonymous unless {@code iid} is on). */
     public String extend(String token) {
         return extender.extend(token, identity.self());
+    }
+
+    /**
+     * Extends a verified token by one layer: what a hop forwards. When extensions are reused, the
+     * same token (the exact text) forwarded again gets the same extension while less than half of
+     * its lifetime has passed (see {@link ReusedExtensions}; an Anon-Mode layer is signed with the
+     * key the token carries, not with the SVID); otherwise a new layer is signed.
+     */
+    public String forward(String token) {
+        String kept = extensions.find(token, null, settings.timeRules().now());
+        if (kept != null) {
+            return kept;
+        }
+        AnonModeExtender.Extension extended = extender.extendLayer(token, identity.self());
+        extensions.remember(token, null, extended.token(), extended.issuedAt(), extended.expiresAt());
+        return extended.token();
+    }
+
+    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    public boolean reusesExtensions() {
+        return extensions.capacity() > 0;
+    }
+
+    /** How many times {@link #forward} reused an extension since start. */
+    public long reusedExtensions() {
+        return extensions.hits();
     }
 
     /** The root identifier {@code P(0).R(0)} the asserting workload introspects. */

@@ -5,6 +5,7 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
@@ -27,8 +28,15 @@ public class IdModeAutoConfiguration {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            VerifiedProofs verifiedProofs) {
-        IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules);
+            VerifiedProofs verifiedProofs,
+            SpiffeIdtProperties properties) {
+        IdModeHop hop = new IdModeHop(
+                identity,
+                provider,
+                profile,
+                limits,
+                timeRules,
+                properties.pooling().remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

@@ -10,7 +10,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.idmode.IdModeArtifacts;
+import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModeMinter;
@@ -24,6 +24,7 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.oauth.ProofCheck;
+import io.spiffeidt.support.reuse.ReusedExtensions;
 import java.security.Provider;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -53,20 +54,41 @@ public class IdModeHop {
     private final SvidBound<IdModeCredentials> credentials;
     private final Provider rsaProvider;
     private final VerificationProfile profile;
+    private final ReusedExtensions<SameToken, Forwarded> extensions;
 
+    /** An extended token and its artifacts in JSON form, as {@link #forward} gives them. */
+    public record Forwarded(IdModePresentation presentation, String artifacts) {}
+
+    /** What a reused extension is found by: the exact token and artifacts it extended, and the audience. */
+    private record SameToken(String token, List<List<String>> artifacts, SpiffeId audience) {}
+
+    /**
+     * A hop.
+     *
+     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same token for
+     *     the same audience instead of signing a new one, and the verifier remembers the tokens it
+     *     verified (every pooling profile but {@code thesis})
+     */
     public IdModeHop(
             WorkloadIdentity identity,
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
-            TimeRules timeRules) {
+            TimeRules timeRules,
+            boolean reuseExtensions) {
         this.identity = identity;
         this.provider = provider.provider();
         this.limits = limits;
         this.timeRules = timeRules;
+        int remembered = reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0;
+        this.extensions = new ReusedExtensions<>(remembered);
+        // tokens are remembered where extensions are reused, as the hops before this one then send
+        // the same text again; otherwise every outermost layer is new
         this.verifier = new IdModeVerifier(
                 new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules),
-                this.provider);
+                this.provider,
+                IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE,
+                reuseExtensions ? IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE : 0);
         this.credentials =
                 new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
@@ -104,7 +126,7 @@ public class IdModeHop {
      *     the verifier
      */
     public VerifiedIdMode verify(String token, String artifacts, Presenter presenter) {
-        return verifier.verify(token, artifacts(artifacts), self(), presenter);
+        return verifier.verifyEncoded(token, artifacts, self(), presenter);
     }
 
     /**
@@ -112,7 +134,7 @@ public class IdModeHop {
      * client connection that authorized the answering peer's SPIFFE ID.
      */
     public VerifiedIdMode verifyAnswer(String token, String artifacts) {
-        return verifier.verifyWithoutPresenter(token, artifacts(artifacts), self());
+        return verifier.verifyEncodedWithoutPresenter(token, artifacts, self());
     }
 
     /**
@@ -190,6 +212,39 @@ public class IdModeHop {
     }
 
     /**
+     * Extends a verified token with a layer addressed to {@code audience}, with the artifacts in JSON
+     * form: what a hop forwards. When extensions are reused, the same token (the exact text with the
+     * exact artifacts) forwarded to the same audience again gets the same extension while less than
+     * half of its lifetime has passed and the SVID has not rotated (see {@link ReusedExtensions});
+     * otherwise a new layer is signed.
+     */
+    public Forwarded forward(VerifiedIdMode verified, SpiffeId audience) {
+        identity.signingSvid(Mode.ID_MODE);
+        IdModeCredentials self = credentials.get();
+        IdModePresentation received = verified.presentation();
+        SameToken same = new SameToken(received.token(), received.artifacts().toBase64(), audience);
+        Forwarded kept = extensions.find(same, self, timeRules.now());
+        if (kept != null) {
+            return kept;
+        }
+        IdModePresentation extended = new IdModeExtender(self, timeRules, limits, provider).extend(verified, audience);
+        Forwarded fresh = new Forwarded(extended, extended.artifacts().toJson());
+        IdModeClaims layer = IdModeToken.parse(extended.token(), limits).claims(verified.depth());
+        extensions.remember(same, self, fresh, layer.issuedAt(), layer.expiresAt());
+        return fresh;
+    }
+
+    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    public boolean reusesExtensions() {
+        return extensions.capacity() > 0;
+    }
+
+    /** How many times {@link #forward} reused an extension since start. */
+    public long reusedExtensions() {
+        return extensions.hits();
+    }
+
+    /**
      * Mints a root layer (the asserting workload's step) addressed to {@code audience}, living at
      * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
      */
@@ -213,12 +268,5 @@ public class IdModeHop {
      */
     public ProofCheck proofs() {
         return proofCheck;
-    }
-
-    private IdModeArtifacts artifacts(String encoded) {
-        if (encoded == null) {
-            throw new AssertionException(ErrorCode.MALFORMED, "ID-Mode token without artifacts");
-        }
-        return IdModeArtifacts.parse(encoded, limits);
     }
 }

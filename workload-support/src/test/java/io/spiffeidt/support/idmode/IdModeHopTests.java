@@ -143,6 +143,7 @@ class IdModeHopTests {
                 new SignatureProvider(CryptoProviderChoice.BC),
                 VerificationProfile.STRICT,
                 Limits.defaults(),
-                TimeRules.defaults(Clock.systemUTC()));
+                TimeRules.defaults(Clock.systemUTC()),
+                false);
     }
 }

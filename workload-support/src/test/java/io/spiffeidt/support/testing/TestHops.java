@@ -31,15 +31,37 @@ public final class TestHops {
         return new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
     }
 
-    /** The ID-Mode hop of {@code role}. */
+    /** The ID-Mode hop of {@code role}, signing an extension per forward. */
     public static IdModeHop idMode(Role role, StaticX509Source source) {
-        return new IdModeHop(identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time());
+        return idMode(role, source, Clock.systemUTC(), false);
     }
 
-    /** The Anon-Mode hop of {@code role} (no {@code iid}). */
+    /** The ID-Mode hop of {@code role} on {@code clock}, reusing young extensions when {@code reuse}. */
+    public static IdModeHop idMode(Role role, StaticX509Source source, Clock clock, boolean reuse) {
+        return new IdModeHop(
+                identity(role, source),
+                PROVIDER,
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                TimeRules.defaults(clock),
+                reuse);
+    }
+
+    /** The Anon-Mode hop of {@code role} (no {@code iid}), signing an extension per forward. */
     public static AnonModeHop anonMode(Role role, StaticX509Source source) {
+        return anonMode(role, source, Clock.systemUTC(), false);
+    }
+
+    /** The Anon-Mode hop of {@code role} on {@code clock}, reusing young extensions when {@code reuse}. */
+    public static AnonModeHop anonMode(Role role, StaticX509Source source, Clock clock, boolean reuse) {
         return new AnonModeHop(
-                identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time(), false);
+                identity(role, source),
+                PROVIDER,
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                TimeRules.defaults(clock),
+                false,
+                reuse);
     }
 
     /** The LSVID hop of {@code role}, signing an extension per forward. */
