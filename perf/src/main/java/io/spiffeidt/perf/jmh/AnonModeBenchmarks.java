@@ -50,6 +50,10 @@ import org.openjdk.jmh.runner.IterationType;
  *       shape, JSON, one hash and one variable-point multiplication per layer to recompute the keys,
  *       the final equation, the {@code iss} of every hop, times, audience, delegation (the
  *       introspection of the root is a network call and not part of it);
+ *   <li>{@code verifyRepeated}: the same token received again by a verifier that remembers the
+ *       tokens it verified (issue 13: what a hop pays while the hop before reuses its extension,
+ *       every pooling profile but {@code thesis}): shape, key chain and equation are found; claims,
+ *       times, audience and delegation are checked;
  *   <li>{@code multiplyBase}: {@code k·B} from the precomputed table (constant time);
  *   <li>{@code multiplyPoint}: {@code k·P} for an arbitrary point (constant-time window);
  *   <li>{@code tokenSize}: the token size at {@code depth}, as the secondary result {@code
@@ -93,6 +97,7 @@ public class AnonModeBenchmarks {
 
         AnonModeExtender extender;
         AnonModeVerifier verifier;
+        AnonModeVerifier rememberingVerifier;
         String token;
 
         @Setup(Level.Trial)
@@ -101,6 +106,7 @@ public class AnonModeBenchmarks {
             NonceSource nonces = NonceSource.secureRandom();
             extender = new AnonModeExtender(settings, nonces);
             verifier = new AnonModeVerifier(settings);
+            rememberingVerifier = new AnonModeVerifier(settings, 1024);
             MintedAnonMode root = new AnonModeMinter(settings, nonces).mint(SUBJECT, DPA, DPR);
             String t = root.token();
             for (int i = 1; i < depth; i++) {
@@ -111,6 +117,7 @@ public class AnonModeBenchmarks {
             if (verifier.verify(token, SUBJECT).depth() != depth) {
                 throw new IllegalStateException("setup made a token of the wrong depth");
             }
+            rememberingVerifier.verify(token, SUBJECT);
         }
     }
 
@@ -159,6 +166,11 @@ public class AnonModeBenchmarks {
     @Benchmark
     public VerifiedResult verify(Chain c) {
         return c.verifier.verify(c.token, SUBJECT);
+    }
+
+    @Benchmark
+    public VerifiedResult verifyRepeated(Chain c) {
+        return c.rememberingVerifier.verify(c.token, SUBJECT);
     }
 
     @Benchmark

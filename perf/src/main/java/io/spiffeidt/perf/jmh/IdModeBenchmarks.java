@@ -75,6 +75,10 @@ import org.openjdk.jmh.runner.IterationType;
  *       verification per layer, links, times, delegation, audience and presenter;
  *   <li>{@code verifyUncachedChains}: the same with every certificate chain PKIX-validated on every
  *       call (no memo of validated chains);
+ *   <li>{@code verifyRepeated}: the same token and artifacts, as text, received again by a verifier
+ *       that remembers the tokens it verified (issue 13: what a hop pays while the hop before reuses
+ *       its extension, every pooling profile but {@code thesis}): the parsing and the signature
+ *       checks are found, every other check runs;
  *   <li>{@code sizes}: the token and artifacts (JSON form) sizes at {@code depth}, as the secondary
  *       results {@code tokenBytes} and {@code artifactsBytes} (bytes; the score of this method
  *       itself is meaningless).
@@ -149,6 +153,9 @@ public class IdModeBenchmarks {
         IdModePresentation presentation;
         IdModeVerifier verifier;
         IdModeVerifier uncachedVerifier;
+        IdModeVerifier rememberingVerifier;
+        String token;
+        String artifacts;
         IdModeExtender extender;
         SpiffeId audience;
         SpiffeId nextHop;
@@ -173,10 +180,15 @@ public class IdModeBenchmarks {
                     PATH.get(0), TrustBundleSource.of(pki.bundle), VerificationProfile.STRICT, Limits.defaults(), time);
             verifier = new IdModeVerifier(settings, p);
             uncachedVerifier = new IdModeVerifier(settings, p, 0);
+            rememberingVerifier = new IdModeVerifier(
+                    settings, p, IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE, IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE);
+            token = presentation.token();
+            artifacts = presentation.artifacts().toJson();
             extender = new IdModeExtender(pki.credentials.get(depth), time, Limits.defaults(), p);
             // fail at set-up, not in the measurement, if anything is off
             verifier.verify(presentation, audience, presenter);
             uncachedVerifier.verify(presentation, audience, presenter);
+            rememberingVerifier.verifyEncoded(token, artifacts, audience, presenter);
         }
     }
 
@@ -227,6 +239,11 @@ public class IdModeBenchmarks {
     @Benchmark
     public VerifiedIdMode verifyUncachedChains(ChainState s) {
         return s.uncachedVerifier.verify(s.presentation, s.audience, s.presenter);
+    }
+
+    @Benchmark
+    public VerifiedIdMode verifyRepeated(ChainState s) {
+        return s.rememberingVerifier.verifyEncoded(s.token, s.artifacts, s.audience, s.presenter);
     }
 
     @Benchmark
