@@ -91,11 +91,6 @@ final class AnonModeToken {
         return t;
     }
 
-    /** The token text. */
-    String text() {
-        return text;
-    }
-
     /** The number of layers {@code L}. */
     int depth() {
         return depth;
