@@ -56,6 +56,9 @@ import java.util.Optional;
  */
 public final class AnonModeVerifier {
 
+    /** How many verified tokens a verifier that remembers them keeps by default. */
+    public static final int DEFAULT_TOKEN_CACHE_SIZE = 1024;
+
     private final AnonModeSettings settings;
     private final TextMemo<Chained> chainedTokens;
 

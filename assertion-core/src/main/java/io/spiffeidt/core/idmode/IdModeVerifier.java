@@ -67,6 +67,9 @@ public final class IdModeVerifier {
     /** How many validated certificate chains a verifier remembers by default. */
     public static final int DEFAULT_CHAIN_CACHE_SIZE = 1024;
 
+    /** How many verified tokens a verifier that remembers them keeps by default. */
+    public static final int DEFAULT_TOKEN_CACHE_SIZE = 1024;
+
     private final IdModeSettings settings;
     private final Provider provider;
     private final ValidatedChains chains;

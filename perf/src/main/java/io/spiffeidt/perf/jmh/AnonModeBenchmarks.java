@@ -106,7 +106,7 @@ public class AnonModeBenchmarks {
             NonceSource nonces = NonceSource.secureRandom();
             extender = new AnonModeExtender(settings, nonces);
             verifier = new AnonModeVerifier(settings);
-            rememberingVerifier = new AnonModeVerifier(settings, 1024);
+            rememberingVerifier = new AnonModeVerifier(settings, AnonModeVerifier.DEFAULT_TOKEN_CACHE_SIZE);
             MintedAnonMode root = new AnonModeMinter(settings, nonces).mint(SUBJECT, DPA, DPR);
             String t = root.token();
             for (int i = 1; i < depth; i++) {

@@ -181,7 +181,7 @@ public class IdModeBenchmarks {
             verifier = new IdModeVerifier(settings, p);
             uncachedVerifier = new IdModeVerifier(settings, p, 0);
             rememberingVerifier = new IdModeVerifier(
-                    settings, p, IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE, IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE);
+                    settings, p, IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE, IdModeVerifier.DEFAULT_TOKEN_CACHE_SIZE);
             token = presentation.token();
             artifacts = presentation.artifacts().toJson();
             extender = new IdModeExtender(pki.credentials.get(depth), time, Limits.defaults(), p);

@@ -69,7 +69,7 @@ public class AnonModeHop {
         this.extensions = new ReusedExtensions<>(remembered);
         // tokens are remembered where extensions are reused, as the hops before this one then send
         // the same text again; otherwise every outermost layer is new
-        this.verifier = new AnonModeVerifier(settings, reuseExtensions ? 1024 : 0);
+        this.verifier = new AnonModeVerifier(settings, reuseExtensions ? AnonModeVerifier.DEFAULT_TOKEN_CACHE_SIZE : 0);
         this.extender = new AnonModeExtender(settings, NonceSource.secureRandom());
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
         // that has RSA checks it

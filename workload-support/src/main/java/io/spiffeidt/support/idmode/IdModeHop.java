@@ -88,7 +88,7 @@ public class IdModeHop {
                 new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules),
                 this.provider,
                 IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                reuseExtensions ? IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE : 0);
+                reuseExtensions ? IdModeVerifier.DEFAULT_TOKEN_CACHE_SIZE : 0);
         this.credentials =
                 new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
