@@ -2,7 +2,7 @@ package io.spiffeidt.asserting.introspection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.support.testing.MutableClock;
+import io.spiffeidt.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void getWhenLiveThenValueAndWhenExpiredThenEmpty() {
-        MutableClock clock = new MutableClock(T0);
+        MutableClock clock = MutableClock.at(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 10);
         store.put("a", "one", T0.plusSeconds(120));
         assertThat(store.get("a")).contains("one");
@@ -24,13 +24,13 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void getWhenUnknownThenEmpty() {
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(new MutableClock(T0), 10);
+        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(MutableClock.at(T0), 10);
         assertThat(store.get("nope")).isEmpty();
     }
 
     @Test
     void replaceWhenLiveThenNewValueSameExpiryAndWhenAbsentThenNothing() {
-        MutableClock clock = new MutableClock(T0);
+        MutableClock clock = MutableClock.at(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 10);
         store.put("a", "one", T0.plusSeconds(10));
         store.replace("a", "two");
@@ -43,7 +43,7 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void putWhenBoundReachedThenOldestEvictedFirst() {
-        MutableClock clock = new MutableClock(T0);
+        MutableClock clock = MutableClock.at(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 3);
         for (int i = 0; i < 5; i++) {
             store.put("k" + i, "v" + i, T0.plusSeconds(100));
@@ -56,7 +56,7 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void putWhenBoundReachedThenExpiredDroppedBeforeLive() {
-        MutableClock clock = new MutableClock(T0);
+        MutableClock clock = MutableClock.at(T0);
         InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 2);
         store.put("old", "x", T0.plusSeconds(1));
         store.put("live", "y", T0.plusSeconds(100));

@@ -6,7 +6,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
 import io.spiffeidt.asserting.idmode.IdModeIntrospectionEntry;
 import io.spiffeidt.core.zkp.OAuthProof;
-import io.spiffeidt.support.testing.MutableClock;
+import io.spiffeidt.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -33,7 +33,7 @@ abstract class JdbcIntrospectionStoreScenarios {
                     IdModeIntrospectionEntry::new);
 
     HikariDataSource dataSource;
-    final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+    final MutableClock clock = MutableClock.at(Instant.parse("2030-01-01T00:00:00Z"));
 
     abstract HikariDataSource openDataSource();
 

@@ -17,7 +17,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.X509Svids;
-import io.spiffeidt.support.testing.MutableClock;
+import io.spiffeidt.testkit.MutableClock;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.Signature;
@@ -41,7 +41,7 @@ class DevCaTests {
     private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
     private static final int SAN_URI = 6;
 
-    private final MutableClock clock = new MutableClock(START);
+    private final MutableClock clock = MutableClock.at(START);
     private final DevCa ca = DevCa.create("example.org", TTL, clock);
 
     @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.testing.MutableClock;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
+import io.spiffeidt.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class AnonModeForwardTests {
 
-    private final MutableClock clock = new MutableClock(Instant.now());
+    private final MutableClock clock = MutableClock.at(Instant.now());
     private final AnonModeHop asserting =
             TestHops.anonMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
     private final AnonModeHop subject =

@@ -1,19 +1,18 @@
 package io.spiffeidt.support.idmode;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.testing.MutableClock;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
+import io.spiffeidt.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class IdModeForwardTests {
 
-    private final MutableClock clock = new MutableClock(Instant.now());
+    private final MutableClock clock = MutableClock.at(Instant.now());
     private final StaticX509Source subjectSource = TestIdentities.source(Role.SUBJECT_WL);
     private final StaticX509Source mTierSource = TestIdentities.source(Role.M_TIER);
     private final IdModeHop asserting = TestHops.idMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
@@ -102,10 +101,7 @@ class IdModeForwardTests {
         assertThat(rotated).isNotSameAs(first);
         // m-tier's presenter check needs the key of the connection's SVID, which is the new one
         assertThat(atMtier(rotated, subjectSource).depth()).isEqualTo(2);
-        assertThatThrownBy(() -> atMtier(first, subjectSource))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.WRONG_PRESENTER);
+        assertThatAssertion(() -> atMtier(first, subjectSource)).hasCode(ErrorCode.WRONG_PRESENTER);
     }
 
     @Test
