@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
@@ -80,7 +81,8 @@ public final class DownstreamClient {
      */
     public <T> T post(String path, Object jsonBody, Class<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(path, jsonBody, responseType == Void.class, response -> response.bodyTo(responseType));
+        return exchange(
+                HttpMethod.POST, path, jsonBody, responseType == Void.class, response -> response.bodyTo(responseType));
     }
 
     /**
@@ -90,7 +92,18 @@ public final class DownstreamClient {
      */
     public <T> T post(String path, Object jsonBody, ParameterizedTypeReference<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(path, jsonBody, false, response -> response.bodyTo(responseType));
+        return exchange(HttpMethod.POST, path, jsonBody, false, response -> response.bodyTo(responseType));
+    }
+
+    /**
+     * GETs {@code path} (relative to the downstream's base URL) and reads the response as {@code
+     * responseType} ({@code String} for the body's text).
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T get(String path, Class<T> responseType) {
+        Objects.requireNonNull(responseType, "responseType");
+        return exchange(HttpMethod.GET, path, null, false, response -> response.bodyTo(responseType));
     }
 
     @FunctionalInterface
@@ -98,7 +111,7 @@ public final class DownstreamClient {
         T read(RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse response) throws IOException;
     }
 
-    private <T> T exchange(String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
+    private <T> T exchange(HttpMethod method, String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
         long callStart = System.nanoTime();
         Optional<Deadline> deadline = Deadline.current();
         // the downstream gets what is left less the time its answer needs to come back
@@ -107,16 +120,16 @@ public final class DownstreamClient {
             throw RequestRefusedException.deadlineExceeded("no time left to call " + downstream.workloadName());
         }
         try {
-            return transport.call(client -> client.post()
-                    .uri(path)
-                    .headers(h -> {
-                        if (forward > 0) {
-                            h.set(Deadline.HEADER, Long.toString(forward));
-                        }
-                    })
-                    .contentType(MediaType.APPLICATION_JSON)
-                    .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON)
-                    .body(jsonBody)
+            return transport.call(client -> withBody(
+                            client.method(method)
+                                    .uri(path)
+                                    .headers(h -> {
+                                        if (forward > 0) {
+                                            h.set(Deadline.HEADER, Long.toString(forward));
+                                        }
+                                    })
+                                    .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON),
+                            jsonBody)
                     .exchange(
                             (request, response) -> {
                                 // the downstream's call tree joins this request's Server-Timing
@@ -152,6 +165,12 @@ public final class DownstreamClient {
                     downstream.workloadName() + " unavailable (" + rootName(e) + ")",
                     e);
         }
+    }
+
+    private static RestClient.RequestBodySpec withBody(RestClient.RequestBodySpec spec, Object jsonBody) {
+        return jsonBody == null
+                ? spec
+                : spec.contentType(MediaType.APPLICATION_JSON).body(jsonBody);
     }
 
     private static boolean timedOut(Throwable e) {

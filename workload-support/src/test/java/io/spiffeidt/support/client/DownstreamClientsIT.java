@@ -322,6 +322,20 @@ class DownstreamClientsIT {
         assertThat(answer.get("body")).isEqualTo(Map.of("k", "v"));
     }
 
+    @ParameterizedTest
+    @EnumSource(ConnectionStrategy.class)
+    void verifyWhenGettingThenTextReadAndErrorsRelayed(ConnectionStrategy strategy) {
+        DownstreamClient client = client(strategy);
+
+        assertThat(client.get("/test/param?n=7", String.class)).isEqualTo("{\"n\":7}");
+        assertThatThrownBy(() -> client.get("/test/param?n=x", String.class))
+                .isInstanceOf(AssertionException.class)
+                .extracting(e -> ((AssertionException) e).code())
+                .isEqualTo(ErrorCode.MALFORMED);
+        // a POST-only endpoint: refused, not turned into a POST
+        assertThatThrownBy(() -> client.get("/test/echo", String.class)).isInstanceOf(AssertionException.class);
+    }
+
     @Test
     void verifyWhenResponseNotWantedThenVoid() {
         assertThat(client(ConnectionStrategy.NON_POOLED).post("/test/echo", Map.of(), Void.class))
