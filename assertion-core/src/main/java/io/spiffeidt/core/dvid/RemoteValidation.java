@@ -10,7 +10,7 @@ import java.util.Optional;
  * The rule of a tier that has a DVID validated by the asserting workload instead of verifying it
  * itself (docs/formats/dvid.md "Flows": the middle tier and the target): the asserting workload's
  * verdict counts only when the DVID's {@code sub} is the subject workload, the one workload a DVID
- * is minted for.
+ * is minted for. A tier that verifies the DVID itself applies the same rule.
  *
  * <p>Thread safety: stateless.
  */
@@ -32,10 +32,26 @@ public final class RemoteValidation {
      */
     public static VerifiedDvid accept(VerifiedResult result, String jti, String subject, SpiffeId subjectWorkload) {
         SpiffeId sub = SpiffeId.parse(subject);
+        requireSubjectWorkload(sub, subjectWorkload);
+        return new VerifiedDvid(result, jti, sub, Optional.empty());
+    }
+
+    /**
+     * The same rule for a DVID a tier verified itself ({@link DvidVerifier}).
+     *
+     * @return {@code dvid}
+     * @throws AssertionException {@link ErrorCode#DELEGATION_INVALID} when its {@code sub} is not
+     *     {@code subjectWorkload}
+     */
+    public static VerifiedDvid accept(VerifiedDvid dvid, SpiffeId subjectWorkload) {
+        requireSubjectWorkload(dvid.subject(), subjectWorkload);
+        return dvid;
+    }
+
+    private static void requireSubjectWorkload(SpiffeId sub, SpiffeId subjectWorkload) {
         if (!sub.equals(subjectWorkload)) {
             throw new AssertionException(
                     ErrorCode.DELEGATION_INVALID, "DVID subject " + sub + " is not the subject workload");
         }
-        return new VerifiedDvid(result, jti, sub, Optional.empty());
     }
 }

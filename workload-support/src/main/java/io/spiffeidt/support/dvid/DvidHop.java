@@ -7,7 +7,10 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
+import io.spiffeidt.core.dvid.DvidKeyResolver;
 import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.DvidVerifier;
+import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.support.crypto.SignatureProvider;
@@ -89,6 +92,27 @@ public class DvidHop {
      */
     public VerifiedDvid acceptValidation(ValidateResponse answer) {
         return RemoteValidation.accept(answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
+    }
+
+    /**
+     * A verifier of DVIDs with this hop's settings (the pinned asserting workload) and provider, for
+     * a tier that verifies them itself instead of asking the asserting workload (docs/formats/dvid.md
+     * §6, "Where a DVID is verified").
+     *
+     * @param keys the asserting workload's keys, usually a {@link DvidKeySet}
+     * @param idpKeys the IdP's keys, for a DVID that embeds its proof
+     */
+    public DvidVerifier verifier(DvidKeyResolver keys, IdpKeyResolver idpKeys) {
+        return new DvidVerifier(settings, provider, keys, idpKeys);
+    }
+
+    /**
+     * Verifies {@code token} here, for this workload, with a verifier from {@link #verifier}: the
+     * same checks the asserting workload's {@code /dvid/validate} runs, and the rule of {@link
+     * #acceptValidation} (its {@code sub} must be the subject workload).
+     */
+    public VerifiedDvid verifyHere(DvidVerifier verifier, String token) {
+        return RemoteValidation.accept(verifier.verify(token, identity.self()), identity.idOf(Role.SUBJECT_WL));
     }
 
     /**

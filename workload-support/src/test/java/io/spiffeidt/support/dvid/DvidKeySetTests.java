@@ -1,0 +1,128 @@
+package io.spiffeidt.support.dvid;
+
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.dvid.DvidKeys;
+import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.testkit.MutableClock;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class DvidKeySetTests {
+
+    private static final PublicKey FIRST = ecKey();
+    private static final PublicKey SECOND = ecKey();
+    private static final String FIRST_KID = DvidKeys.thumbprint(FIRST);
+    private static final String SECOND_KID = DvidKeys.thumbprint(SECOND);
+
+    private final MutableClock clock = MutableClock.at(Instant.parse("2026-11-26T12:00:00Z"));
+    private final AtomicInteger fetches = new AtomicInteger();
+    /** What the asserting workload publishes now. */
+    private Supplier<String> published = () -> DvidKeys.jwks(FIRST);
+
+    private final DvidKeySet keys = new DvidKeySet(
+            () -> {
+                fetches.incrementAndGet();
+                return published.get();
+            },
+            new SignatureProvider(CryptoProviderChoice.SUN).provider(),
+            clock);
+
+    private static PublicKey ecKey() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp256r1"));
+            return generator.generateKeyPair().getPublic();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void resolveWhenKnownKidThenOneFetchServesEveryUseWhileYoung() {
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+        clock.advance(DvidKeySet.MAX_AGE.minusSeconds(1));
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+        assertThat(fetches).hasValue(1);
+    }
+
+    @Test
+    void resolveWhenKeySetOldThenFetchedAgainAndARemovedKeyIsGone() {
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+        published = () -> DvidKeys.jwks(SECOND);
+        clock.advance(DvidKeySet.MAX_AGE);
+
+        assertThatAssertion(() -> keys.resolve(FIRST_KID)).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThat(keys.resolve(SECOND_KID)).isEqualTo(SECOND);
+        assertThat(fetches).hasValue(2);
+    }
+
+    @Test
+    void resolveWhenUnknownKidThenFetchesAtMostOncePerInterval() {
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+        clock.advance(DvidKeySet.UNKNOWN_KID_INTERVAL.minusSeconds(1));
+        published = () -> DvidKeys.jwks(FIRST, SECOND);
+
+        // too soon after the first fetch: no new fetch, and the new key is not known yet
+        assertThatAssertion(() -> keys.resolve(SECOND_KID)).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> keys.resolve("nope")).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThat(fetches).hasValue(1);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(keys.resolve(SECOND_KID)).isEqualTo(SECOND);
+        assertThat(fetches).hasValue(2);
+        // a flood of unknown kids costs one fetch per interval
+        for (int i = 0; i < 10; i++) {
+            assertThatAssertion(() -> keys.resolve("nope")).hasCode(ErrorCode.UNTRUSTED_KEY);
+        }
+        assertThat(fetches).hasValue(2);
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+    }
+
+    @Test
+    void resolveWhenFetchFailsThenUpstreamUnavailableAndTriedAgainNextTime() {
+        published = () -> {
+            throw new AssertionException(ErrorCode.UPSTREAM_UNAVAILABLE, "asserting-wl unavailable");
+        };
+        assertThatAssertion(() -> keys.resolve(FIRST_KID)).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThatAssertion(() -> keys.resolve(FIRST_KID)).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThat(fetches).hasValue(2);
+
+        published = () -> DvidKeys.jwks(FIRST);
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+    }
+
+    @Test
+    void resolveWhenKeySetOldAndFetchFailsThenFailsClosed() {
+        assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
+        published = () -> {
+            throw new IllegalStateException("connection refused");
+        };
+        clock.advance(DvidKeySet.MAX_AGE.minusSeconds(1));
+        assertThat(keys.resolve(FIRST_KID)).as("young: no fetch").isEqualTo(FIRST);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThatAssertion(() -> keys.resolve(FIRST_KID)).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
+    void resolveWhenKeySetUnreadableThenUpstreamUnavailableNamingWhy() {
+        published = () -> "{\"keys\":[{\"kty\":\"oct\",\"k\":\"c2VjcmV0\"}]}";
+        assertThatAssertion(() -> keys.resolve(FIRST_KID))
+                .hasCode(ErrorCode.UPSTREAM_UNAVAILABLE)
+                .hasMessageContaining("MALFORMED")
+                .hasMessageNotContaining("c2VjcmV0");
+        published = () -> "not json";
+        assertThatAssertion(() -> keys.resolve(FIRST_KID)).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+}
