@@ -170,6 +170,9 @@ class DvidFlowIT extends EmbeddedStackIT {
         String asserting = client.prometheus("asserting-wl").body();
         assertThat(asserting).contains("operation=\"zkp_generation\"").contains("operation=\"mint\"");
         assertThat(asserting).contains("spiffeidt_document_size");
-        assertThat(client.prometheus("target-wl").body()).contains("operation=\"db_query\"");
+        // under thesis target-wl has the asserting workload validate every DVID, as the original
+        assertThat(client.prometheus("target-wl").body())
+                .contains("operation=\"db_query\"")
+                .contains("operation=\"validate_call\"");
     }
 }
