@@ -62,9 +62,9 @@ class ProofMemoIT extends EmbeddedStackIT {
             assertThat(b.status()).as(b.body()).isEqualTo(200);
         }
 
-        // one validation per request from m-tier (with the introspection) and one from target-wl
+        // one validation per request, from m-tier (with the introspection); target-wl verifies itself
         assertThat(sum("asserting-wl", requests, "uri=\"/dvid/validate\"") - validates)
-                .isEqualTo(6);
+                .isEqualTo(3);
         assertThat(sum("asserting-wl", requests, "uri=\"/dvid/introspect\"") - introspections)
                 .isZero();
         assertThat(sum("m-tier", "spiffeidt_operation_seconds_count", "operation=\"introspect_call\"")
