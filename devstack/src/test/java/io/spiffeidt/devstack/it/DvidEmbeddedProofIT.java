@@ -43,10 +43,7 @@ class DvidEmbeddedProofIT extends EmbeddedStackIT {
                 client.user("dvid", "mint", token, null).json().get("token").asString();
         String[] parts = dvid.split("\\.");
         // re-signing is impossible without the key, so any change to the payload breaks the signature
-        char[] payload = parts[1].toCharArray();
-        int at = payload.length / 2;
-        payload[at] = payload[at] == 'A' ? 'B' : 'A';
-        String tampered = parts[0] + "." + new String(payload) + "." + parts[2];
+        String tampered = withPayloadCharChanged(dvid, parts[1].length() / 2);
         Answer rejected = client.asWorkload(
                 "subject-wl", "m-tier", "/dvid/balance", "{\"token\":" + SystemClient.quote(tampered) + "}");
         assertThat(rejected.status()).as(rejected.body()).isIn(400, 401);

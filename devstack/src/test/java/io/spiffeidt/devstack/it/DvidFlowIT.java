@@ -103,9 +103,7 @@ class DvidFlowIT extends EmbeddedStackIT {
         String dvid =
                 client.user("dvid", "mint", token, null).json().get("token").asString();
         String[] parts = dvid.split("\\.");
-        char[] payload = parts[1].toCharArray();
-        payload[10] = payload[10] == 'A' ? 'B' : 'A';
-        String tampered = parts[0] + "." + new String(payload) + "." + parts[2];
+        String tampered = withPayloadCharChanged(dvid, 10);
 
         Answer rejected = client.asWorkload(
                 "subject-wl", "m-tier", "/dvid/balance", "{\"token\":" + SystemClient.quote(tampered) + "}");

@@ -67,9 +67,7 @@ class DvidLocalValidationIT extends EmbeddedStackIT {
     void targetWhenForgedDvidThenRefusedAndKeepsServing() {
         String dvid = mint("user0062");
         String[] parts = dvid.split("\\.");
-        char[] payload = parts[1].toCharArray();
-        payload[10] = payload[10] == 'A' ? 'B' : 'A';
-        String tampered = parts[0] + "." + new String(payload) + "." + parts[2];
+        String tampered = withPayloadCharChanged(dvid, 10);
         String unknownKey = Base64.getUrlEncoder()
                         .withoutPadding()
                         .encodeToString(

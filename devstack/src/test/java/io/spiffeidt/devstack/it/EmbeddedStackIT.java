@@ -30,6 +30,17 @@ abstract class EmbeddedStackIT {
     /** A body whose token is far over the size limit (300,000 characters). */
     static final String HUGE_TOKEN_BODY = "{\"token\":\"" + "A".repeat(300_000) + "\"}";
 
+    /**
+     * {@code jws} (a compact JWS) with the payload character at {@code index} changed ('A' to 'B',
+     * anything else to 'A'): without the key it cannot be signed again, so its signature breaks.
+     */
+    static String withPayloadCharChanged(String jws, int index) {
+        String[] parts = jws.split("\\.");
+        char[] payload = parts[1].toCharArray();
+        payload[index] = payload[index] == 'A' ? 'B' : 'A';
+        return parts[0] + "." + new String(payload) + "." + parts[2];
+    }
+
     /** Each body, sent by subject-wl to m-tier at {@code path}, gets a 4xx answer. */
     static void assertMiddleTierRejects(String path, List<String> bodies) {
         for (String body : bodies) {
