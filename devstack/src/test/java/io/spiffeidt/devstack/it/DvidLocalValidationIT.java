@@ -6,6 +6,7 @@ import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -81,6 +82,13 @@ class DvidLocalValidationIT extends EmbeddedStackIT {
         Answer unknown = client.asWorkload("m-tier", "target-wl", "/dvid/balance", body(unknownKey));
         assertThat(unknown.status()).as(unknown.body()).isEqualTo(401);
         assertThat(unknown.json().get("code").asString()).isEqualTo("UNTRUSTED_KEY");
+
+        for (String garbage :
+                List.of("", "{}", "not json", "{\"token\":\"\"}", "{\"token\":\"a.b.c\"}", "[1,2]", HUGE_TOKEN_BODY)) {
+            Answer refused = client.asWorkload("m-tier", "target-wl", "/dvid/balance", garbage);
+            assertThat(refused.status()).as(refused.body()).isBetween(400, 499);
+            assertThat(refused.json().get("code").asString()).isNotBlank();
+        }
 
         Answer ok = client.asWorkload("m-tier", "target-wl", "/dvid/balance", body(dvid));
         assertThat(ok.status()).as(ok.body()).isEqualTo(200);
