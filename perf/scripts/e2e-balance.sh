@@ -3,9 +3,10 @@
 # started here in its own JVM with a normally optimising JIT (not spring-boot:run, which passes
 # -XX:TieredStopAtLevel=1). One user, curl over a fresh connection to subject-wl per call (as the
 # thesis measured): per mode, WARMUP_SECONDS of back-to-back calls and WARMUP curl calls first (four
-# workloads share one JVM, and on a 2-core machine its C2 compiler kept one core busy for about a
-# minute of load per mode), then N measured calls; prints p50 / p90 of curl's total time
-# (ms), the stack's start-up time and its resident memory after the run. Measure on a quiet machine.
+# workloads share one JVM, and on a 2-core machine its C2 compiler kept one core busy for a minute
+# or more of load per mode, hence 90 s by default), then N measured calls; prints p50 / p90 of
+# curl's total time (ms), the stack's start-up time and its resident memory after the run (the heap
+# as in the Gatling run: -Xms512m -Xmx1g). Measure on a quiet machine.
 # Beside curl's figures, the same N calls from one client process over one kept-alive connection
 # (python3 http.client), back to back and 5 ms apart: curl spawns a process per call and the stack
 # idles in between; on a small virtual machine the work after a pause runs slower (IdleBenchmarks
@@ -13,12 +14,12 @@
 # the difference.
 #
 #   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install)
-#   N=200 WARMUP=300 WARMUP_SECONDS=60 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
+#   N=200 WARMUP=300 WARMUP_SECONDS=90 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${N:-200}
 WARMUP=${WARMUP:-300}
-WARMUP_SECONDS=${WARMUP_SECONDS:-60}
+WARMUP_SECONDS=${WARMUP_SECONDS:-90}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=(pooled thesis)
@@ -51,7 +52,7 @@ printf '| profile | mode | curl p50 (ms) | curl p90 (ms) | back-to-back p50 (ms)
 for profile in "${profiles[@]}"; do
   sub=$(free_port); idp=$(free_port); log=$(mktemp)
   start=$(date +%s%N)
-  java -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
+  java -Xms512m -Xmx1g -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
     --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
     --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
     --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
