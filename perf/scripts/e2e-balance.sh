@@ -14,6 +14,7 @@
 # the difference.
 #
 #   perf/scripts/e2e-balance.sh [profile...]        (default: pooled thesis; after ./mvnw install)
+#   JAVA_HOME=/path/to/jdk-25 perf/scripts/e2e-balance.sh pooled      (the stack on JDK 25)
 #   N=200 WARMUP=300 WARMUP_SECONDS=90 MODES="dvid id-mode anon-mode lsvid" perf/scripts/e2e-balance.sh pooled
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,6 +22,7 @@ N=${N:-200}
 WARMUP=${WARMUP:-300}
 WARMUP_SECONDS=${WARMUP_SECONDS:-90}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java  # the JDK Maven (./mvnw) uses too
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=(pooled thesis)
 cp_file=devstack/target/e2e-classpath.txt
@@ -52,7 +54,7 @@ printf '| profile | mode | curl p50 (ms) | curl p90 (ms) | back-to-back p50 (ms)
 for profile in "${profiles[@]}"; do
   sub=$(free_port); idp=$(free_port); log=$(mktemp)
   start=$(date +%s%N)
-  java -Xms512m -Xmx1g -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
+  "$java" -Xms512m -Xmx1g -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
     --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
     --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
     --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
