@@ -4,6 +4,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.support.client.ConnectionStrategy;
 import io.spiffeidt.support.client.PoolingProfile;
+import io.spiffeidt.support.client.PoolingTable;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.oauth.JwksCacheMode;
@@ -30,9 +31,13 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param trustDomain the SPIFFE trust domain (default {@code example.org})
  * @param workload which workload this process is ({@code spiffeidt.workload: asserting-wl})
- * @param ids the SPIFFE ID of each role; missing roles default to {@code
+ * @param ids the SPIFFE ID of each role, keyed by workload name ({@code spiffeidt.ids.m-tier}, in an
+ *     environment variable {@code SPIFFEIDT_IDS_MTIER}); missing roles default to {@code
  *     spiffe://<trustDomain>/<workloadName>}
- * @param endpoints base URLs of the downstream workloads, e.g. {@code https://127.0.0.1:8443}
+ * @param endpoints base URLs of the downstream workloads, e.g. {@code https://127.0.0.1:8443}, keyed
+ *     by workload name ({@code spiffeidt.endpoints.m-tier}, in an environment variable {@code
+ *     SPIFFEIDT_ENDPOINTS_MTIER}: an underscore there separates levels of the name, so {@code
+ *     SPIFFEIDT_ENDPOINTS_M_TIER} fails the start, see {@link WorkloadKeyFailureAnalyzer})
  * @param workloadApi the SPIFFE Workload API socket
  * @param server the inbound server
  * @param pooling outbound connection strategies and HTTP client limits
@@ -140,7 +145,9 @@ public record SpiffeIdtProperties(
      *
      * @param profile sets every downstream at once (default {@link PoolingProfile#THESIS})
      * @param overrides per-downstream overrides keyed {@code <mode>.<downstream>}, e.g. {@code
-     *     dvid.asserting-wl}
+     *     dvid.asserting-wl} (in an environment variable {@code
+     *     SPIFFEIDT_POOLING_OVERRIDES_DVID_ASSERTINGWL}); keys are normalised to that spelling, and a key
+     *     that names no mode and workload fails the start ({@link PoolingTable#canonicalOverrideKey})
      * @param connectTimeout TCP connect timeout (default 2 s)
      * @param responseTimeout response timeout (default 10 s)
      * @param maxConnections pool size per downstream (default 64)
@@ -159,7 +166,13 @@ public record SpiffeIdtProperties(
         /** Applies the defaults. */
         public Pooling {
             profile = profile == null ? PoolingProfile.THESIS : profile;
-            overrides = overrides == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(overrides));
+            Map<String, ConnectionStrategy> canonical = new LinkedHashMap<>();
+            if (overrides != null) {
+                // the binder puts the highest-precedence source's entries first: they win
+                overrides.forEach(
+                        (key, strategy) -> canonical.putIfAbsent(PoolingTable.canonicalOverrideKey(key), strategy));
+            }
+            overrides = Map.copyOf(canonical);
             connectTimeout = connectTimeout == null ? Duration.ofSeconds(2) : connectTimeout;
             responseTimeout = responseTimeout == null ? Duration.ofSeconds(10) : responseTimeout;
             validateAfterInactivity =

@@ -1,7 +1,11 @@
 package io.spiffeidt.support.client;
 
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.UnknownKeyException;
 import io.spiffeidt.support.identity.Role;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -11,6 +15,9 @@ import java.util.Map;
  * <p>Thread safety: stateless.
  */
 public final class PoolingTable {
+
+    /** The property of the per-downstream overrides. */
+    public static final String OVERRIDES_PROPERTY = "spiffeidt.pooling.overrides";
 
     private PoolingTable() {}
 
@@ -47,6 +54,39 @@ public final class PoolingTable {
     /** The override key of a cell: {@code <mode path segment>.<downstream workload name>}. */
     public static String overrideKey(Mode mode, Role downstream) {
         return mode.pathSegment() + "." + downstream.workloadName();
+    }
+
+    /**
+     * The override key a configured key means: {@code <mode>.<downstream>} with the mode's path
+     * segment and the workload name, whatever the case and hyphens, so that an environment variable
+     * ({@code SPIFFEIDT_POOLING_OVERRIDES_IDMODE_ASSERTINGWL} binds {@code idmode.assertingwl}) keys
+     * the same cell as YAML ({@code id-mode.asserting-wl}).
+     *
+     * @throws UnknownKeyException when the key names no mode and workload
+     */
+    public static String canonicalOverrideKey(String key) {
+        String[] parts = key.split("\\.", -1);
+        if (parts.length == 2) {
+            for (Mode mode : Mode.values()) {
+                for (Role downstream : Role.values()) {
+                    if (loose(mode.pathSegment()).equals(loose(parts[0]))
+                            && loose(downstream.workloadName()).equals(loose(parts[1]))) {
+                        return overrideKey(mode, downstream);
+                    }
+                }
+            }
+        }
+        List<String> accepted = new ArrayList<>();
+        for (Mode mode : Mode.values()) {
+            for (Role downstream : Role.values()) {
+                accepted.add(overrideKey(mode, downstream));
+            }
+        }
+        throw new UnknownKeyException(OVERRIDES_PROPERTY, key, accepted);
+    }
+
+    private static String loose(String name) {
+        return name.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     }
 
     /** Whether the thesis pooled this cell (Table 7; subject-wl pools everything). */
