@@ -216,6 +216,24 @@ public final class DevStack implements AutoCloseable {
         return sb.toString();
     }
 
+    /** The Spring Boot application class of a component ({@code subject-wl}, ..., {@code idp}). */
+    public static Class<?> applicationOf(String component) {
+        Class<?> application = APPLICATIONS.get(component);
+        if (application == null) {
+            throw new IllegalArgumentException("unknown component " + component);
+        }
+        return application;
+    }
+
+    /**
+     * The auto-configurations a workload started in this JVM leaves out ({@code
+     * spring.autoconfigure.exclude}): the IdP's Spring Security shares the classpath, and the
+     * workloads authorize by SPIFFE ID.
+     */
+    public static List<String> workloadExcludedAutoConfigurations() {
+        return SECURITY_AUTO_CONFIGURATIONS;
+    }
+
     /** workload-support's auto-configurations, as it registers them (one per concern). */
     private static List<String> workloadSupportAutoConfigurations() {
         return ImportCandidates.load(AutoConfiguration.class, DevStack.class.getClassLoader()).getCandidates().stream()
