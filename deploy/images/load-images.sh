@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Loads the five image tars of deploy/images/build-offline.sh (<module>/target/jib-image.tar) into the
+# local Docker engine, as spiffeidt/<module>:<version>.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+for m in idp subject-wl asserting-wl m-tier target-wl; do
+  tar=$m/target/jib-image.tar
+  [ -f "$tar" ] || { echo "load-images: $tar missing (run deploy/images/build-offline.sh)" >&2; exit 1; }
+  docker load -q -i "$tar"
+done
