@@ -182,28 +182,9 @@ log "idp and 4 workloads up, each under its own user, SVIDs from SPIRE"
 
 # --- the walk-through ---
 base=http://127.0.0.1:${port[subject-wl]}
-token_for() { curl -sf -d "username=$1" -d password=password "http://127.0.0.1:$idp_port/dev/token" | jq -r .access_token; }
-call() { # MODE OP TOKEN -> prints the body; fails on a non-2xx
-  local body status
-  body=$(curl -s --max-time 30 -w '\n%{http_code}' -X POST -H "Authorization: Bearer $3" -H 'Content-Type: application/json' \
-    ${4:+-d "$4"} "$base/api/$1/$2")
-  status=${body##*$'\n'}
-  body=${body%$'\n'*}
-  if [ "${status:0:1}" != 2 ]; then echo "$1 $2 -> HTTP $status $body" >&2; return 1; fi
-  echo "$body"
-}
-walk_through() { # USER
-  local t mode before after
-  t=$(token_for "$1")
-  [ -n "$t" ] && [ "$t" != null ] || fail "no token from the IdP"
-  for mode in dvid id-mode anon-mode lsvid; do
-    call "$mode" mint "$t" >/dev/null || fail "$mode mint"
-    before=$(call "$mode" balance "$t" | jq -r .balance) || fail "$mode balance"
-    after=$(call "$mode" deposit "$t" '{"amount": 25}' | jq -r .balance) || fail "$mode deposit"
-    [ "$after" = $((before + 25)) ] || fail "$mode: balance $before + 25 gave $after"
-    log "  $mode: mint, balance $before, deposit 25 -> $after"
-  done
-}
+idp=http://127.0.0.1:$idp_port
+# shellcheck source=../lib/walkthrough.sh
+source "$root_dir/deploy/lib/walkthrough.sh"
 log "walk-through (user0001)"
 walk_through user0001
 
@@ -222,7 +203,7 @@ while :; do
   done
   [ "$rotated" = 1 ] && [ "$calls" -gt 0 ] && break
   [ "$(date +%s)" -lt "$deadline" ] || fail "not every SVID was renewed within $(( svid_ttl * 2 + 60 ))s"
-  for mode in dvid id-mode anon-mode lsvid; do
+  for mode in "${modes[@]}"; do
     calls=$((calls + 1))
     call "$mode" balance "$t" >/dev/null || failures=$((failures + 1))
   done

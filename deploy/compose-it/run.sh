@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Docker Compose for real: the deployment a user starts with `docker compose up`, on this machine's
+# Docker engine, with every image built here (deploy/compose/offline.yaml, nothing pulled).
+#
+#   ./mvnw install -DskipTests
+#   SPIRE_BIN=/dir/with/spire-server+spire-agent deploy/compose-it/run.sh        # as root
+#
+# Steps: start dockerd unless one answers (and stop it by its PID at the end); build the third-party
+# images (build-offline-deps.sh) and the five project images (build-offline.sh, load-images.sh);
+# `docker compose up --wait`; the walk-through in the four modes after a warm-up; each container's CPU and
+# memory idle; a pooling profile switch by environment variable (seen on the wire: under `thesis`
+# target-wl calls /dvid/validate per DVID request, under `pooled` it does not); the Gatling CI profile
+# against the deployment with zero failed requests, with each container's CPU time and memory during it;
+# `docker compose down -v`.
+# Skips with a message and exit 0 when SPIRE_BIN is unset, no Docker engine can start, or the compose
+# plugin is missing (DOCKER_CONFIG names a directory with cli-plugins/docker-compose).
+# COMPOSE_IT_KEEP=1 leaves the deployment up.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root_dir=$(pwd)
+started=$(date +%s)
+log() { echo "compose-it [$(($(date +%s) - started))s]: $*"; }
+skip() { log "skipped: $*"; exit 0; }
+work=$(mktemp -d /tmp/spiffeidt-compose-it.XXXXXX)
+compose=(docker compose -p spiffeidt -f deploy/compose/compose.yaml -f deploy/compose/offline.yaml)
+dockerd_pid=""
+up=0
+
+cleanup() {
+  local rc=$?
+  if [ "$up" = 1 ] && [ -z "${COMPOSE_IT_KEEP:-}" ]; then
+    [ "$rc" -eq 0 ] || "${compose[@]}" logs --no-color --tail 40 > "$work/compose.log" 2>&1 || true
+    [ "$rc" -eq 0 ] || tail -200 "$work/compose.log"
+    "${compose[@]}" down -v --remove-orphans > /dev/null 2>&1 || true
+    log "docker compose down -v"
+  fi
+  if [ -n "$dockerd_pid" ]; then
+    kill "$dockerd_pid" 2> /dev/null || true
+    for _ in $(seq 1 30); do kill -0 "$dockerd_pid" 2> /dev/null || break; sleep 1; done
+    log "dockerd ($dockerd_pid) stopped"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() { log "FAILED: $*"; exit 1; }
+
+[ -n "${SPIRE_BIN:-}" ] || skip "SPIRE_BIN is unset (the SPIRE images are built from its binaries)"
+command -v docker > /dev/null || skip "no docker client (apt-get install docker.io)"
+if ! docker info > /dev/null 2>&1; then
+  command -v dockerd > /dev/null || skip "no Docker engine (apt-get install docker.io)"
+  dockerd > "$work/dockerd.log" 2>&1 &
+  dockerd_pid=$!
+  for _ in $(seq 1 60); do docker info > /dev/null 2>&1 && break; sleep 1; done
+  docker info > /dev/null 2>&1 || { tail -20 "$work/dockerd.log"; skip "dockerd did not start"; }
+  log "dockerd started (pid $dockerd_pid), engine $(docker version -f '{{.Server.Version}}')"
+else
+  log "using the running Docker engine $(docker version -f '{{.Server.Version}}')"
+fi
+docker compose version > /dev/null 2>&1 || skip "no docker compose plugin (set DOCKER_CONFIG to a directory with cli-plugins/docker-compose)"
+log "$(docker compose version)"
+
+# --- images ---
+bash deploy/images/build-offline-deps.sh | sed 's/^/  /'
+# the project's image tars (made again when one is missing or older than its module's jar)
+stale=0
+for m in idp subject-wl asserting-wl m-tier target-wl; do
+  jar=$(ls "$m"/target/"$m"-*-exec.jar 2> /dev/null | head -1)
+  [ -n "$jar" ] || fail "$m/target has no runnable jar: run ./mvnw install -DskipTests first"
+  [ -f "$m/target/jib-image.tar" ] && [ "$m/target/jib-image.tar" -nt "$jar" ] || stale=1
+done
+[ "$stale" = 0 ] || bash deploy/images/build-offline.sh | sed 's/^/  /'
+bash deploy/images/load-images.sh | sed 's/^/  /'
+log "images ready"
+
+# --- up ---
+# ports the deployment publishes must be free (a devstack or another stack would answer instead)
+for p in 8080 9000 9090 18080 18443 18444 18445; do
+  ! (exec 3<> "/dev/tcp/127.0.0.1/$p") 2> /dev/null || fail "port $p is in use on this machine"
+done
+up=1
+t0=$(date +%s)
+"${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 || { tail -30 "$work/up.log"; fail "docker compose up"; }
+log "docker compose up --wait: every service healthy after $(($(date +%s) - t0)) s"
+"${compose[@]}" ps --format '{{.Service}}: {{.Status}}' | sed 's/^/  /'
+for wl in subject-wl asserting-wl m-tier target-wl; do
+  "${compose[@]}" logs --no-color "$wl" > "$work/$wl.log" 2>&1
+  grep -q "runs as spiffe://example.org/$wl" "$work/$wl.log" || fail "$wl did not get its SVID from SPIRE"
+done
+log "the four workloads run as their SPIFFE IDs, SVIDs from the SPIRE agent (docker workload attestor)"
+
+# --- the walk-through ---
+base=http://127.0.0.1:8080
+idp=http://127.0.0.1:9000
+# shellcheck source=../lib/walkthrough.sh
+source "$root_dir/deploy/lib/walkthrough.sh"
+log "warm-up (the first DVID call after start may exceed the request deadline on two cores)"
+warm_up "$(token_for user0002)"
+log "walk-through (user0001), profile thesis"
+walk_through user0001
+
+# --- resources: each container's CPU (cgroup cpuacct, ms) and memory (docker stats) ---
+cpu_ms() { # CONTAINER -> CPU time in ms since start (cgroup v1 or v2)
+  local id f
+  id=$(docker inspect -f '{{.Id}}' "$1")
+  for f in "/sys/fs/cgroup/cpuacct/docker/$id/cpuacct.usage" "/sys/fs/cgroup/cpu,cpuacct/docker/$id/cpuacct.usage"; do
+    [ -r "$f" ] && { echo $(($(cat "$f") / 1000000)); return; }
+  done
+  for f in "/sys/fs/cgroup/system.slice/docker-$id.scope/cpu.stat" "/sys/fs/cgroup/docker/$id/cpu.stat"; do
+    [ -r "$f" ] && { echo $(($(awk '$1 == "usage_usec" {print $2}' "$f") / 1000)); return; }
+  done
+  echo 0
+}
+containers=(spiffeidt-subject-wl-1 spiffeidt-asserting-wl-1 spiffeidt-m-tier-1 spiffeidt-target-wl-1 spiffeidt-idp-1
+  spiffeidt-postgres-1 spiffeidt-prometheus-1 spiffeidt-spire-server-1 spiffeidt-spire-agent-1)
+snapshot() { # FILE: container cpu_ms mem (the CPU times read together, then the memory of all at once)
+  local c
+  for c in "${containers[@]}"; do echo "$c $(cpu_ms "$c")"; done | sort > "$1.cpu"
+  docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' "${containers[@]}" | awk '{print $1, $2}' | sort > "$1.mem"
+  join "$1.cpu" "$1.mem" > "$1"
+}
+report() { # TITLE BEFORE AFTER SECONDS [REQUESTS]
+  log "$1"
+  printf '  %-26s %12s %10s %12s\n' container "CPU %" "CPU ms" "memory"
+  join "$2" "$3" | while read -r c cpu0 _ cpu1 mem1; do
+    printf '  %-26s %12s %10s %12s\n' "${c#spiffeidt-}" "$(awk -v d=$((cpu1 - cpu0)) -v s="$4" 'BEGIN {printf "%.1f", d / s / 10}')" \
+      $((cpu1 - cpu0)) "$mem1"
+  done
+}
+sleep 5
+snapshot "$work/idle0"
+t0=$(date +%s)
+sleep 30
+snapshot "$work/idle1"
+report "idle after the walk-through (Prometheus scraping every 5 s):" "$work/idle0" "$work/idle1" $(($(date +%s) - t0))
+
+# --- a pooling profile switch by environment variable ---
+CALL_HEADERS=$work/headers
+t=$(token_for user0004)
+call dvid balance "$t" > /dev/null || fail "dvid balance under thesis"
+grep -qi '^server-timing:.*m-tier\.target-wl\.validate_call' "$work/headers" \
+  || fail "under thesis target-wl should call /dvid/validate per request (no m-tier.target-wl.validate_call in Server-Timing)"
+SPIFFEIDT_POOLING_PROFILE=pooled "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
+  || { tail -30 "$work/up.log"; fail "docker compose up with SPIFFEIDT_POOLING_PROFILE=pooled"; }
+log "SPIFFEIDT_POOLING_PROFILE=pooled docker compose up: the workloads were recreated"
+warm_up "$(token_for user0002)"
+t=$(token_for user0004)
+call dvid balance "$t" > /dev/null || fail "dvid balance under pooled"
+! grep -qi '^server-timing:.*m-tier\.target-wl\.validate_call' "$work/headers" \
+  || fail "under pooled target-wl verifies the DVID itself, but Server-Timing still shows m-tier.target-wl.validate_call"
+unset CALL_HEADERS
+log "the profile took effect: DVID requests no longer make target-wl call /dvid/validate"
+walk_through user0005
+
+# --- Gatling's CI profile against the deployment ---
+snapshot "$work/load0"
+t0=$(date +%s)
+./mvnw -B -q -pl perf gatling:test -Dspiffeidt.perf.profile=ci -Dspiffeidt.base-url=$base -Dspiffeidt.idp-url=$idp \
+  > "$work/gatling.log" 2>&1 || { tail -60 "$work/gatling.log"; fail "Gatling CI profile against the Compose deployment"; }
+t1=$(date +%s)
+snapshot "$work/load1"
+grep -E "request count|OK=|KO=|failed" "$work/gatling.log" | head -8 | sed 's/^/  /' || true
+report "during the Gatling CI profile ($((t1 - t0)) s, profile pooled):" "$work/load0" "$work/load1" $((t1 - t0))
+log "PASSED in $(($(date +%s) - started)) s"
