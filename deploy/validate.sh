@@ -2,7 +2,7 @@
 # Offline checks of the deployment files (no cluster, no Docker engine):
 #   1. `kubectl kustomize` renders the base and every overlay;
 #   2. kubernetes-validate --strict against Kubernetes $K8S_VERSION for the built-in kinds, and the
-#      ClusterSPIFFEIDs against the spire-controller-manager CRD schema kept in deploy/k8s/base/crds;
+#      ClusterSPIFFEIDs against the spire-controller-manager CRD schema kept in deploy/k8s/crds;
 #   3. deploy/compose/compose.yaml against the compose-spec JSON schema of compose-go $COMPOSE_GO;
 #   4. `promtool check config` on both Prometheus configurations;
 #   5. the Grafana dashboard parses and uses only metrics the workloads expose.
@@ -32,11 +32,11 @@ fi
 
 # 1 + 2: Kubernetes
 # every kustomization renders as a fresh clone has it (the DVID key Secret is made in the cluster)
-for dir in deploy/k8s deploy/k8s/base deploy/k8s/overlays/*; do
+for dir in deploy/k8s deploy/k8s/crds deploy/k8s/base deploy/k8s/overlays/*; do
   name=$(basename "$dir"); [ "$dir" = deploy/k8s ] && name=root
   step "kubectl kustomize $dir"
   kubectl kustomize "$dir" > "$work/$name.yaml"
-  python3 - "$work/$name.yaml" "$work/$name" deploy/k8s/base/crds/spire.spiffe.io_clusterspiffeids.yaml <<'PY'
+  python3 - "$work/$name.yaml" "$work/$name" deploy/k8s/crds/spire.spiffe.io_clusterspiffeids.yaml <<'PY'
 import sys, yaml, json, jsonschema
 rendered, prefix, crd_file = sys.argv[1:]
 docs = [d for d in yaml.safe_load_all(open(rendered)) if d]
