@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Closed-loop `balance` throughput of the same workloads on two deployments of one machine: the
+# embedded stack (DevStackMain, one JVM, the development Workload API) and Docker Compose (five
+# containers with one CPU each, real SPIRE, PostgreSQL, Prometheus; deploy/compose/offline.yaml).
+# Per pooling profile and mode: wrk keeps C connections busy with one user's `balance` for WARM
+# seconds (not measured), then for DURATION seconds (measured): requests/s, p50 and p99 (ms), non-2xx answers
+# and socket errors; the stack's CPU time per request (the JVM's, or the sum of the workload, IdP and
+# PostgreSQL containers') and its resident memory after the run; for Compose also each workload's
+# idle CPU with Prometheus scraping every 5 s and every 100 ms (the thesis' interval).
+# The generator runs on the same machine: measure on a quiet one and say what ran beside.
+#
+#   ./mvnw install -DskipTests && SPIRE_BIN=... deploy/compose-it/run.sh   # once: builds the images
+#   perf/scripts/compose-vs-embedded.sh [profile...]                        # default: pooled thesis
+#   C=8 WARM=20 DURATION=20 STACKS="embedded compose" MODES="lsvid dvid" perf/scripts/compose-vs-embedded.sh pooled
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+C=${C:-8}
+WARM=${WARM:-20}
+SECS=${DURATION:-20}
+MODES=${MODES:-dvid id-mode anon-mode lsvid}
+STACKS=${STACKS:-embedded compose}
+profiles=("$@")
+[ ${#profiles[@]} -gt 0 ] || profiles=(pooled thesis)
+command -v wrk > /dev/null || { echo "compose-vs-embedded: wrk missing (apt-get install wrk)" >&2; exit 1; }
+work=$(mktemp -d /tmp/spiffeidt-cve.XXXXXX)
+compose=(docker compose -p spiffeidt -f deploy/compose/compose.yaml -f deploy/compose/offline.yaml)
+stack_pid=""
+cleanup() {
+  [ -z "$stack_pid" ] || kill "$stack_pid" 2> /dev/null || true
+  [ -z "${compose_up:-}" ] || "${compose[@]}" down -v > /dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+cat > "$work/post.lua" << 'EOF'
+wrk.method = "POST"
+wrk.headers["Authorization"] = "Bearer " .. os.getenv("WRK_TOKEN")
+EOF
+
+# CPU time (ms) of the stack: the JVM, or the containers named in $cpu_containers
+cpu_ms() {
+  if [ -n "$stack_pid" ]; then
+    awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$stack_pid/stat"
+    return
+  fi
+  local c id sum=0 f
+  for c in $cpu_containers; do
+    id=$(docker inspect -f '{{.Id}}' "spiffeidt-$c-1")
+    for f in "/sys/fs/cgroup/cpuacct/docker/$id/cpuacct.usage" "/sys/fs/cgroup/cpu,cpuacct/docker/$id/cpuacct.usage"; do
+      [ -r "$f" ] && sum=$((sum + $(cat "$f") / 1000000)) && break
+    done
+  done
+  echo "$sum"
+}
+rss_mb() {
+  if [ -n "$stack_pid" ]; then
+    awk '/VmRSS/ {print int($2/1024)}' "/proc/$stack_pid/status"
+  else
+    docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' $(for c in $cpu_containers; do echo "spiffeidt-$c-1"; done) \
+      | awk '{v=$2; u=v; gsub(/[0-9.]/,"",u); gsub(/[A-Za-z]/,"",v); m=(u=="GiB")?v*1024:(u=="KiB")?v/1024:v; s+=m; printf "%s=%d ", $1, m} END {printf "sum=%d", s}' \
+      | sed 's/spiffeidt-//g; s/-1=/=/g'
+  fi
+}
+
+run_modes() { # STACK PROFILE
+  local mode out rps p50 p99 non2xx errs cpu0 cpu1 n
+  token=$(curl -sf -d username=user0001 -d password=password "$idp_url/dev/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  for mode in $MODES; do
+    curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "$sub_url/api/$mode/mint" \
+      || curl -sf -o /dev/null --max-time 60 -X POST -H "Authorization: Bearer $token" "$sub_url/api/$mode/mint"
+    WRK_TOKEN=$token wrk -t2 -c"$C" -d"${WARM}s" -s "$work/post.lua" "$sub_url/api/$mode/balance" > /dev/null
+    cpu0=$(cpu_ms)
+    out=$(WRK_TOKEN=$token wrk -t2 -c"$C" -d"${SECS}s" --timeout 10s --latency -s "$work/post.lua" "$sub_url/api/$mode/balance")
+    cpu1=$(cpu_ms)
+    rps=$(awk '/^Requests\/sec/ {print $2}' <<< "$out")
+    n=$(awk '/requests in/ {print $1}' <<< "$out")
+    p50=$(awk '$1 == "50%" {print $2}' <<< "$out")
+    p99=$(awk '$1 == "99%" {print $2}' <<< "$out")
+    non2xx=$(awk '/Non-2xx/ {print $NF}' <<< "$out")
+    errs=$(awk '/Socket errors/ {print $0}' <<< "$out" | sed 's/ *Socket errors: *//')
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$mode" "$rps" "$p50" "$p99" "${non2xx:-0}" "${errs:-none}" \
+      "$(awk -v d=$((cpu1 - cpu0)) -v n="$n" 'BEGIN {printf "%.2f", n ? d / n : 0}')"
+  done
+  echo "  resident memory after the run ($1, $2): $(rss_mb) MB"
+}
+
+echo "compose-vs-embedded: $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), C=$C, ${WARM}s warm-up, ${SECS}s measured"
+echo "| stack | profile | mode | req/s | p50 | p99 | non-2xx | socket errors | CPU ms / request |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for profile in "${profiles[@]}"; do
+  for stack in $STACKS; do
+    if [ "$stack" = embedded ]; then
+      sub=$(free_port); idp=$(free_port)
+      cp_file=devstack/target/e2e-classpath.txt
+      [ -f "$cp_file" ] || ./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" > /dev/null
+      java -Xms512m -Xmx1g -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
+        --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
+        --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
+        --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
+        --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
+        --spiffeidt.pooling.profile="$profile" > "$work/stack.log" 2>&1 &
+      stack_pid=$!
+      for _ in $(seq 1 180); do grep -q "devstack is up" "$work/stack.log" && break; sleep 1; done
+      grep -q "devstack is up" "$work/stack.log" || { tail -20 "$work/stack.log"; exit 1; }
+      sub_url=http://127.0.0.1:$sub idp_url=http://127.0.0.1:$idp
+      run_modes embedded "$profile"
+      kill "$stack_pid"; wait "$stack_pid" 2> /dev/null || true; stack_pid=""
+    else
+      cpu_containers="subject-wl asserting-wl m-tier target-wl idp postgres"
+      compose_up=1
+      SPIFFEIDT_POOLING_PROFILE=$profile "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
+        || { tail -20 "$work/up.log"; exit 1; }
+      sub_url=http://127.0.0.1:8080 idp_url=http://127.0.0.1:9000
+      run_modes compose "$profile"
+      # idle: every workload's CPU with Prometheus every 5 s, then every 100 ms
+      for cfg in prometheus.yml prometheus-thesis.yml; do
+        SPIFFEIDT_POOLING_PROFILE=$profile SPIFFEIDT_PROMETHEUS_CONFIG=$cfg "${compose[@]}" up -d --wait prometheus > /dev/null 2>&1
+        sleep 10
+        cpu_containers="subject-wl asserting-wl m-tier target-wl"; a=$(cpu_ms)
+        cpu_containers="prometheus"; pa=$(cpu_ms)
+        sleep 30
+        cpu_containers="subject-wl asserting-wl m-tier target-wl"; b=$(cpu_ms)
+        cpu_containers="prometheus"; pb=$(cpu_ms)
+        echo "  idle, Prometheus with $cfg: the four workloads $(awk -v d=$((b - a)) 'BEGIN {printf "%.1f", d / 300}') % of a core in all, Prometheus $(awk -v d=$((pb - pa)) 'BEGIN {printf "%.1f", d / 300}') %"
+      done
+      "${compose[@]}" down -v > /dev/null 2>&1; compose_up=""
+    fi
+  done
+done
