@@ -4,7 +4,8 @@
 #   2. kubernetes-validate --strict against Kubernetes $K8S_VERSION for the built-in kinds, and the
 #      ClusterSPIFFEIDs against the spire-controller-manager CRD schema kept in deploy/k8s/crds;
 #   3. deploy/compose/compose.yaml against the compose-spec JSON schema of compose-go $COMPOSE_GO;
-#   4. `promtool check config` on both Prometheus configurations;
+#   4. `promtool check config` on the Prometheus configurations (Compose, the Kubernetes base and
+#      overlays/thesis-scrape, whose scrape_configs must equal the base's);
 #   5. the Grafana dashboard parses and uses only metrics the workloads expose.
 # Tools it installs when missing: kubernetes-validate, jsonschema, pyyaml (pip), promtool (extracted
 # from Debian's prometheus package). Caches under ${VALIDATE_CACHE:-$HOME/.cache/spiffeidt-validate}.
@@ -85,10 +86,19 @@ print(f"   valid: {len(doc['services'])} services ({', '.join(doc['services'])})
 PY
 
 # 4: Prometheus
-for f in deploy/compose/prometheus/prometheus.yml deploy/k8s/base/spiffeidt/prometheus.yml; do
+for f in deploy/compose/prometheus/prometheus.yml deploy/k8s/base/spiffeidt/prometheus.yml \
+         deploy/k8s/overlays/thesis-scrape/prometheus.yml; do
   step "promtool check config $f"
   "$promtool" check config "$f" 2>&1 | sed 's/^/   /' || fail=1
 done
+step "Kubernetes: overlays/thesis-scrape scrapes what the base scrapes (only the interval differs)"
+python3 - deploy/k8s/base/spiffeidt/prometheus.yml deploy/k8s/overlays/thesis-scrape/prometheus.yml <<'PY' || fail=1
+import sys, yaml
+base, thesis = (yaml.safe_load(open(f)) for f in sys.argv[1:])
+assert base["scrape_configs"] == thesis["scrape_configs"], "scrape_configs differ"
+print(f"   same {len(base['scrape_configs'])} scrape_configs; every {base['global']['scrape_interval']} (base), "
+      f"{thesis['global']['scrape_interval']} (thesis-scrape)")
+PY
 
 # 5: Grafana dashboard
 step "dashboard deploy/k8s/base/grafana/dashboards/spiffeidt.json (Compose and Kubernetes)"
