@@ -14,6 +14,7 @@ import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -27,6 +28,7 @@ import org.springframework.validation.BindException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Maps every failure to an RFC 9457 problem detail (docs/formats/common.md "Errors"), at the lowest
@@ -45,6 +47,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  *   <li>Other Spring MVC errors keep their status without a code: 404 unknown path, 405 method, 406,
  *       415 media type.
  *   <li>{@link CallerNotAllowedException}: 403 "Caller not allowed", no code.
+ *   <li>A client that closed the connection before the answer was written (a scrape past its
+ *       timeout): no answer, one line at DEBUG, no stack trace.
  *   <li>Anything else: 500 "internal error" without details; logged with its stack trace.
  * </ul>
  *
@@ -142,8 +146,20 @@ public class ProblemDetailsAdvice {
      * anything else (500 without details, logged with its stack trace).
      */
     @ExceptionHandler(Exception.class)
-    public ResponseEntity<ProblemDetail> other(Exception e, jakarta.servlet.http.HttpServletResponse response)
+    public ResponseEntity<ProblemDetail> other(
+            Exception e,
+            jakarta.servlet.http.HttpServletRequest request,
+            jakarta.servlet.http.HttpServletResponse response)
             throws java.io.IOException {
+        if (clientGone(e)) {
+            // e.g. Prometheus after its scrape timeout: nobody is left to read an answer or a problem
+            log.debug(
+                    "client closed the connection before the answer to {} {} was written: {}",
+                    request.getMethod(),
+                    request.getRequestURI(),
+                    NestedExceptionUtils.getMostSpecificCause(e).toString());
+            return null;
+        }
         if (e instanceof ErrorResponse error) {
             HttpStatusCode status = error.getStatusCode();
             if (status.value() == 400) {
@@ -212,6 +228,17 @@ public class ProblemDetailsAdvice {
                                 + "\"status\":406,\"code\":\"NOT_ACCEPTABLE\"}")
                         .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         response.flushBuffer();
+    }
+
+    /**
+     * Whether a failure says the client closed the connection before the answer was written: Spring's
+     * {@code AsyncRequestNotUsableException}, Tomcat's {@code ClientAbortException}, or an I/O failure
+     * whose cause chain says the peer reset or closed it (Spring's {@link DisconnectedClientHelper}:
+     * the types first, then "broken pipe" / "connection reset by peer"; a failure of an outbound
+     * client call, a {@code RestClientException}, is never one).
+     */
+    static boolean clientGone(Throwable failure) {
+        return DisconnectedClientHelper.isClientDisconnectedException(failure);
     }
 
     /** The HTTP status of an {@link AssertionException} (see the class comment). */
