@@ -32,9 +32,11 @@ started=$(date +%s)
 work=$(mktemp -d /tmp/spiffeidt-k8s-it.XXXXXX)
 pids=()
 stop_cluster() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
+  local p i
+  # the API server first (last started), then etcd, each given 5 s after SIGTERM
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    p=${pids[i]}
+    kill "$p" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
