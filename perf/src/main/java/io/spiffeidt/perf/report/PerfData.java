@@ -15,22 +15,91 @@ import java.util.stream.Stream;
 
 /**
  * The raw data of one run (written by the Gatling simulation): {@code requests.csv} (every
- * request's response time as Gatling measured it), {@code run.properties} (environment), and {@code
- * scrapes/<configuration>/<mode>-<phase>/<before|after>/} ({@code <workload>.prom}, {@code
- * threads.csv}, {@code process.properties}).
+ * request's response time as Gatling measured it), {@code run.properties} (environment, and the
+ * {@code deployment} label), and {@code scrapes/<configuration>/<mode>-<phase>/<before|after>/} ({@code
+ * <workload>.prom}, {@code threads.csv}, {@code process.properties}, {@code containers.properties}).
+ * Runs of several deployments sit side by side under one directory ({@link #loadAll}).
  */
 record PerfData(Properties run, List<Request> requests, Map<String, Map<String, Phase>> phases) {
+
+    /** The label of a run of the embedded stack when run.properties names none. */
+    static final String EMBEDDED = "embedded";
+
+    /** The label of a run against a running deployment when run.properties names none. */
+    static final String DEPLOYMENT = "deployment";
 
     /** One request. */
     record Request(String configuration, String mode, String scenario, String request, long responseMs, boolean ok) {}
 
-    /** The scrapes around one measured phase. */
+    /**
+     * The scrapes around one measured phase; {@code containersBefore/After} are each workload's container
+     * counters (cgroup files) when the run was given container names, else empty.
+     */
     record Phase(
             Map<String, Prometheus> before,
             Map<String, Prometheus> after,
             Map<String, Double> threadsBefore,
             Map<String, Double> threadsAfter,
-            long rssKb) {}
+            long rssKb,
+            Map<String, Container> containersBefore,
+            Map<String, Container> containersAfter) {}
+
+    /**
+     * One workload container's cgroup counters at one point: CPU time (ns, cpuacct.usage or cpu.stat
+     * usage_usec), memory usage (memory.usage_in_bytes or memory.current) and resident anonymous memory
+     * (memory.stat rss or anon); -1 where the file was not readable.
+     */
+    record Container(long cpuNs, long memoryBytes, long rssBytes) {}
+
+    /** The deployment this run measured: run.properties {@code deployment}, else by its target. */
+    String deployment() {
+        String d = run.getProperty("deployment");
+        if (d != null && !d.isBlank()) {
+            return d.trim();
+        }
+        String target = run.getProperty("target", "");
+        return target.isEmpty() || target.startsWith("embedded") ? EMBEDDED : DEPLOYMENT;
+    }
+
+    /**
+     * Every run under {@code dir} by deployment label: {@code dir} itself when it holds one run
+     * ({@code run.properties} or {@code requests.csv}), else each subdirectory that does (e.g. {@code
+     * target/runs/embedded}, {@code target/runs/compose}). In the order of {@code order}, then by label.
+     */
+    static Map<String, PerfData> loadAll(Path dir, List<String> order) {
+        Map<String, PerfData> found = new TreeMap<>();
+        if (isRun(dir)) {
+            PerfData d = load(dir);
+            found.put(d.deployment(), d);
+        } else if (Files.isDirectory(dir)) {
+            try {
+                for (Path sub : list(dir)) {
+                    if (isRun(sub)) {
+                        PerfData d = load(sub);
+                        found.put(
+                                d.run().getProperty("deployment") == null
+                                        ? sub.getFileName().toString()
+                                        : d.deployment(),
+                                d);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + dir, e);
+            }
+        }
+        Map<String, PerfData> out = new LinkedHashMap<>();
+        order.forEach(label -> {
+            if (found.containsKey(label)) {
+                out.put(label, found.remove(label));
+            }
+        });
+        out.putAll(found);
+        return out;
+    }
+
+    private static boolean isRun(Path dir) {
+        return Files.isRegularFile(dir.resolve("run.properties")) || Files.isRegularFile(dir.resolve("requests.csv"));
+    }
 
     static PerfData load(Path dir) {
         try {
@@ -66,7 +135,14 @@ record PerfData(Properties run, List<Request> requests, Map<String, Map<String, 
                         }
                         byPhase.put(
                                 phase.getFileName().toString(),
-                                new Phase(proms(b), proms(a), threads(b), threads(a), rss(a)));
+                                new Phase(
+                                        proms(b),
+                                        proms(a),
+                                        threads(b),
+                                        threads(a),
+                                        rss(a),
+                                        containers(b),
+                                        containers(a)));
                     }
                     phases.put(config.getFileName().toString(), byPhase);
                 }
@@ -121,6 +197,31 @@ record PerfData(Properties run, List<Request> requests, Map<String, Map<String, 
             p.load(r);
         }
         return Long.parseLong(p.getProperty("rss_kb", "-1"));
+    }
+
+    /** {@code containers.properties}: {@code <workload>.cpu_ns}, {@code .memory_bytes}, {@code .rss_bytes}. */
+    private static Map<String, Container> containers(Path dir) throws IOException {
+        Map<String, Container> m = new TreeMap<>();
+        Path f = dir.resolve("containers.properties");
+        if (!Files.exists(f)) {
+            return m;
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(f)) {
+            p.load(r);
+        }
+        for (String k : p.stringPropertyNames()) {
+            if (k.endsWith(".cpu_ns")) {
+                String w = k.substring(0, k.length() - ".cpu_ns".length());
+                m.put(
+                        w,
+                        new Container(
+                                Long.parseLong(p.getProperty(k)),
+                                Long.parseLong(p.getProperty(w + ".memory_bytes", "-1")),
+                                Long.parseLong(p.getProperty(w + ".rss_bytes", "-1"))));
+            }
+        }
+        return m;
     }
 
     /** Timer statistics (ms) of an operation or of request handling between two scrapes. */

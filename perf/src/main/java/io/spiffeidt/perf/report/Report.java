@@ -17,9 +17,10 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * The numbers of the report, computed from one run's {@link PerfData}, the mapping (resource {@code
- * mapping.properties}), the thesis' figures (resource {@code thesis-tables.csv}) and, when present,
- * JMH's results.
+ * The numbers of the report, computed from the runs' {@link PerfData} (one per deployment label), the
+ * mapping (resource {@code mapping.properties}), the thesis' figures (resources {@code thesis-tables.csv},
+ * {@code thesis-resources.csv}) and, when present, JMH's results. Tables 12–14 and the resources have a
+ * column group per deployment; the other sections and the claims read the first run ({@link #data}).
  */
 final class Report {
 
@@ -27,18 +28,62 @@ final class Report {
     static final String OPERATION = "spiffeidt_operation_seconds";
     static final String HTTP = "http_server_requests_seconds";
 
+    static final List<String> WORKLOADS = List.of("subject-wl", "asserting-wl", "m-tier", "target-wl");
+
+    /** Every run by deployment label, in the mapping's order. */
+    final Map<String, PerfData> runs;
+    /** The first run: the one the claims, strategies, end-to-end plots and overhead ratio read. */
     final PerfData data;
+
     final Properties mapping;
     final List<String[]> thesis;
+    final List<String[]> thesisResources;
     final List<Jmh.Result> jmh;
     final List<Table> tables = new ArrayList<>();
     final List<String> statements = new ArrayList<>();
 
     Report(PerfData data, List<Jmh.Result> jmh) {
-        this.data = data;
+        this(Map.of(data.deployment(), data), jmh);
+    }
+
+    Report(Map<String, PerfData> runs, List<Jmh.Result> jmh) {
+        this.runs = new LinkedHashMap<>(runs);
+        this.data = runs.isEmpty()
+                ? new PerfData(new Properties(), List.of(), Map.of())
+                : runs.values().iterator().next();
         this.mapping = resourceProperties("mapping.properties");
         this.thesis = resourceCsv("thesis-tables.csv");
+        this.thesisResources = resourceCsv("thesis-resources.csv");
         this.jmh = jmh;
+    }
+
+    /** The deployment labels in the mapping's order ({@code deployments}). */
+    static List<String> deploymentOrder() {
+        return List.of(resourceProperties("mapping.properties")
+                .getProperty("deployments", PerfData.EMBEDDED)
+                .split("\\s*,\\s*"));
+    }
+
+    /** The columns: the mapping's deployments (thesis figures have a place there), then every other run. */
+    List<String> deployments() {
+        List<String> d = new ArrayList<>(deploymentOrder());
+        runs.keySet().stream().filter(k -> !d.contains(k)).forEach(d::add);
+        return d;
+    }
+
+    /** The label of the first run, named in the notes of the sections that read only it. */
+    String primary() {
+        return runs.isEmpty() ? "–" : runs.keySet().iterator().next();
+    }
+
+    /** Every configuration of any run, in the report's order. */
+    List<String> allConfigurations() {
+        List<String> c = new ArrayList<>();
+        runs.values()
+                .forEach(d ->
+                        d.phases().keySet().stream().filter(k -> !c.contains(k)).forEach(c::add));
+        c.sort(Report::compareConfigurations);
+        return c;
     }
 
     // ---------------------------------------------------------------- small helpers
@@ -60,9 +105,13 @@ final class Report {
 
     List<String> configurations() {
         List<String> c = new ArrayList<>(data.phases().keySet());
-        // pooled first, then the thesis profile, then the rest: the two of the closing note lead
-        c.sort((a, b) -> Integer.compare(rank(a), rank(b)) != 0 ? Integer.compare(rank(a), rank(b)) : a.compareTo(b));
+        c.sort(Report::compareConfigurations);
         return c;
+    }
+
+    // pooled first, then the thesis profile, then the rest: the two of the closing note lead
+    private static int compareConfigurations(String a, String b) {
+        return Integer.compare(rank(a), rank(b)) != 0 ? Integer.compare(rank(a), rank(b)) : a.compareTo(b);
     }
 
     private static int rank(String config) {
@@ -88,12 +137,20 @@ final class Report {
     }
 
     Phase phase(String config, String mode, String phase) {
-        return data.phases().getOrDefault(config, Map.of()).get(mode + "-" + phase);
+        return phase(data, config, mode, phase);
+    }
+
+    static Phase phase(PerfData d, String config, String mode, String phase) {
+        return d.phases().getOrDefault(config, Map.of()).get(mode + "-" + phase);
     }
 
     /** The total of thesis table {@code t}: request handling time at its workload in its phase. */
     Stat total(String config, String mode, String t) {
-        Phase p = phase(config, mode, mapping.getProperty("table." + t + ".phase"));
+        return total(data, config, mode, t);
+    }
+
+    Stat total(PerfData d, String config, String mode, String t) {
+        Phase p = phase(d, config, mode, mapping.getProperty("table." + t + ".phase"));
         return p == null
                 ? Stat.NONE
                 : PerfData.delta(p, mapping.getProperty("table." + t + ".workload"), HTTP, Map.of());
@@ -101,7 +158,11 @@ final class Report {
 
     /** One operation of one mode at the workload of table {@code t}. */
     Stat operation(String config, String mode, String t, String operation) {
-        Phase p = phase(config, mode, mapping.getProperty("table." + t + ".phase"));
+        return operation(data, config, mode, t, operation);
+    }
+
+    Stat operation(PerfData d, String config, String mode, String t, String operation) {
+        Phase p = phase(d, config, mode, mapping.getProperty("table." + t + ".phase"));
         if (p == null) {
             return Stat.NONE;
         }
@@ -114,7 +175,11 @@ final class Report {
 
     /** Operations seen at the workload of table {@code t} (in the after scrape). */
     List<String> operations(String config, String mode, String t) {
-        Phase p = phase(config, mode, mapping.getProperty("table." + t + ".phase"));
+        return operations(data, config, mode, t);
+    }
+
+    List<String> operations(PerfData d, String config, String mode, String t) {
+        Phase p = phase(d, config, mode, mapping.getProperty("table." + t + ".phase"));
         if (p == null) {
             return List.of();
         }
@@ -124,8 +189,12 @@ final class Report {
 
     /** Time per handled request spent in an operation (ms): Δsum(operation) / Δcount(requests). */
     double perRequest(String config, String mode, String t, String operation) {
-        Stat op = operation(config, mode, t, operation);
-        Stat tot = total(config, mode, t);
+        return perRequest(data, config, mode, t, operation);
+    }
+
+    double perRequest(PerfData d, String config, String mode, String t, String operation) {
+        Stat op = operation(d, config, mode, t, operation);
+        Stat tot = total(d, config, mode, t);
         if (op.count() <= 0 || tot.count() <= 0) {
             return 0;
         }
@@ -134,15 +203,19 @@ final class Report {
 
     /** The highest operation (by time per request) of table t, or null. */
     String highest(String config, String mode, String t) {
+        return highest(data, config, mode, t);
+    }
+
+    String highest(PerfData d, String config, String mode, String t) {
         List<String> exclude =
                 Arrays.asList(mapping.getProperty("highest.exclude", "").split("\\s*,\\s*"));
         String best = null;
         double bestV = -1;
-        for (String op : operations(config, mode, t)) {
+        for (String op : operations(d, config, mode, t)) {
             if (exclude.contains(op)) {
                 continue;
             }
-            double v = perRequest(config, mode, t, op);
+            double v = perRequest(d, config, mode, t, op);
             if (v > bestV) {
                 bestV = v;
                 best = op;
@@ -152,7 +225,11 @@ final class Report {
     }
 
     List<Request> measured(String config, String mode, String request) {
-        return data.requests().stream()
+        return measured(data, config, mode, request);
+    }
+
+    static List<Request> measured(PerfData d, String config, String mode, String request) {
+        return d.requests().stream()
                 .filter(r -> r.configuration().equals(config)
                         && r.mode().equals(mode)
                         && r.request().equals(request)
@@ -179,7 +256,11 @@ final class Report {
     }
 
     double measureSeconds() {
-        return Double.parseDouble(data.run().getProperty("measure.seconds", "NaN"));
+        return measureSeconds(data);
+    }
+
+    static double measureSeconds(PerfData d) {
+        return Double.parseDouble(d.run().getProperty("measure.seconds", "NaN"));
     }
 
     // ---------------------------------------------------------------- sections
@@ -197,8 +278,13 @@ final class Report {
     }
 
     private void environment() {
-        Table t = Table.of(
-                "Environment", "Recorded by the run; the machine may be shared, see the load.", "What", "Value");
+        List<String> head = new ArrayList<>(List.of("What"));
+        head.addAll(runs.keySet());
+        Table t = new Table(
+                "Environment",
+                head,
+                new ArrayList<>(),
+                "Recorded by each run (one column per deployment); the machine may be shared, see the load.");
         String[][] keys = {
             {"JDK", "java.version"},
             {"JVM", "java.vm"},
@@ -210,19 +296,23 @@ final class Report {
             {"Load after (1, 5, 15 min)", "load.after"},
             {"Git revision", "git.revision"},
             {"Target", "target"},
+            {"Containers (cgroup files)", "containers"},
             {"Profile", "profile"},
             {"Rates (mint, use per second) / warm-up / measured seconds", "rates"},
             {"Started", "started"},
             {"Finished", "finished"}
         };
         for (String[] k : keys) {
-            String v = k[1].equals("crypto.provider") ? provider() : data.run().getProperty(k[1], "–");
-            t.row(k[0], v);
+            List<Object> row = new ArrayList<>(List.of(k[0]));
+            for (PerfData d : runs.values()) {
+                row.add(k[1].equals("crypto.provider") ? provider(d) : d.run().getProperty(k[1], "–"));
+            }
+            t.row(row.toArray());
         }
         tables.add(t);
     }
 
-    private String provider() {
+    private static String provider(PerfData data) {
         for (Map<String, Phase> byPhase : data.phases().values()) {
             for (Phase p : byPhase.values()) {
                 for (Prometheus prom : p.after().values()) {
@@ -237,48 +327,74 @@ final class Report {
     }
 
     private void thesisTable(String t) {
-        Table table = Table.of(
+        List<String> deployments = deployments();
+        List<String> head = new ArrayList<>(List.of("Mode", "Configuration"));
+        for (String d : deployments) {
+            head.add(d + ": total (ms)");
+            head.add(d + ": highest operation, mean (ms), share");
+        }
+        Table table = new Table(
                 mapping.getProperty("table." + t + ".title", "Table " + t),
-                "Ours: request handling time at " + mapping.getProperty("table." + t + ".workload")
+                head,
+                new ArrayList<>(),
+                "One column group per deployment (the run's label); – where that deployment has no run, no such"
+                        + " configuration or no data. Ours: request handling time at "
+                        + mapping.getProperty("table." + t + ".workload")
                         + " (http.server.requests) in the " + mapping.getProperty("table." + t + ".phase")
                         + " phase, mean ± standard deviation (ours estimated from the histogram buckets), ms; highest"
-                        + " operation by time per request (spiffeidt.operation). Thesis: Cochak 2025, tables 12–14.",
-                "Mode",
-                "Source",
-                "Total (ms)",
-                "Highest operation",
-                "Highest (ms)",
-                "Share");
+                        + " operation by time per request (spiffeidt.operation). The row `thesis (Go)` holds Cochak"
+                        + " 2025, tables 12–14: its Compose figures under "
+                        + thesisColumn("Compose") + ", its K8s (Minikube) figures under " + thesisColumn("K8s")
+                        + ".");
         for (String mode : MODES) {
-            for (String config : configurations()) {
-                Stat tot = total(config, mode, t);
-                if (tot.count() <= 0) {
-                    continue;
+            for (String config : allConfigurations()) {
+                List<Object> row = new ArrayList<>(List.of(mode, config));
+                boolean any = false;
+                for (String dep : deployments) {
+                    PerfData d = runs.get(dep);
+                    Stat tot = d == null ? Stat.NONE : total(d, config, mode, t);
+                    if (tot.count() <= 0) {
+                        row.add("–");
+                        row.add("–");
+                        continue;
+                    }
+                    any = true;
+                    String h = highest(d, config, mode, t);
+                    Stat hs = h == null ? Stat.NONE : operation(d, config, mode, t, h);
+                    double share = h == null ? Double.NaN : 100 * perRequest(d, config, mode, t, h) / tot.meanMs();
+                    row.add(pm(tot));
+                    row.add(h == null ? "–" : labelOf(h) + " (" + h + "): " + pm(hs) + ", " + pct(share));
                 }
-                String h = highest(config, mode, t);
-                Stat hs = h == null ? Stat.NONE : operation(config, mode, t, h);
-                double share = h == null ? Double.NaN : 100 * perRequest(config, mode, t, h) / tot.meanMs();
-                table.row(
-                        mode,
-                        "ours " + config,
-                        pm(tot),
-                        h == null ? "–" : labelOf(h) + " (" + h + ")",
-                        pm(hs),
-                        pct(share));
-            }
-            for (String[] r : thesis) {
-                if (r[0].equals(t) && r[1].equals(mode)) {
-                    table.row(
-                            mode,
-                            "thesis " + r[2],
-                            r[3] + " ± " + r[4],
-                            r[5] + " (" + operationOf(r[5]) + ")",
-                            r[6] + " ± " + r[7],
-                            r[8] + " %");
+                if (any) {
+                    table.row(row.toArray());
                 }
             }
+            List<Object> row = new ArrayList<>(List.of(mode, "thesis (Go)"));
+            for (String dep : deployments) {
+                String[] r = thesisRow(t, mode, dep);
+                row.add(r == null ? "–" : r[3] + " ± " + r[4]);
+                row.add(
+                        r == null
+                                ? "–"
+                                : r[5] + " (" + operationOf(r[5]) + "): " + r[6] + " ± " + r[7] + ", " + r[8] + " %");
+            }
+            table.row(row.toArray());
         }
         tables.add(table);
+    }
+
+    /** Our column of one of the thesis' deployments ({@code deployment.thesis.<deploy>}). */
+    String thesisColumn(String deploy) {
+        return mapping.getProperty("deployment.thesis." + deploy, deploy);
+    }
+
+    private String[] thesisRow(String t, String mode, String deployment) {
+        for (String[] r : thesis) {
+            if (r[0].equals(t) && r[1].equals(mode) && thesisColumn(r[2]).equals(deployment)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private void strategies() {
@@ -300,7 +416,7 @@ final class Report {
                 head,
                 new ArrayList<>(),
                 "Validation time = request handling at the m-tier (Table 13 total, mean) under each pooling profile;"
-                        + " balance p50 = end to end.");
+                        + " balance p50 = end to end. Deployment: " + primary() + ".");
         for (String mode : MODES) {
             List<Object> row = new ArrayList<>(List.of(mode));
             for (String p : profiles) {
@@ -315,7 +431,8 @@ final class Report {
         // JWKS none vs refresh-ahead, for mint
         Table j = Table.of(
                 "JWKS cache: mint at asserting-wl",
-                "Table 12 total (ms) and the JWKS fetch's time per mint request, per pooling profile present with both caches.",
+                "Table 12 total (ms) and the JWKS fetch's time per mint request, per pooling profile present with both"
+                        + " caches. Deployment: " + primary() + ".",
                 "Mode",
                 "Pooling",
                 "refresh-ahead: mint (ms)",
@@ -553,6 +670,7 @@ final class Report {
         Table t = Table.of(
                 "End to end (Gatling, measured phases only)",
                 "Response times in ms of successful requests (nearest rank); throughput = requests / measured seconds.",
+                "Deployment",
                 "Configuration",
                 "Mode",
                 "Request",
@@ -562,35 +680,49 @@ final class Report {
                 "p95",
                 "p99",
                 "Throughput (req/s)");
-        for (String c : configurations()) {
-            for (String mode : MODES) {
-                for (String r : List.of("mint", "balance", "deposit")) {
-                    List<Request> rs = measured(c, mode, r);
-                    if (rs.isEmpty()) {
-                        continue;
+        runs.forEach((dep, d) -> {
+            List<String> configs = new ArrayList<>(d.phases().keySet());
+            d.requests().stream()
+                    .map(Request::configuration)
+                    .filter(c -> !configs.contains(c))
+                    .distinct()
+                    .forEach(configs::add);
+            configs.sort(Report::compareConfigurations);
+            for (String c : configs) {
+                for (String mode : MODES) {
+                    for (String r : List.of("mint", "balance", "deposit")) {
+                        List<Request> rs = measured(d, c, mode, r);
+                        if (rs.isEmpty()) {
+                            continue;
+                        }
+                        long errors = rs.stream().filter(x -> !x.ok()).count();
+                        t.row(
+                                dep,
+                                c,
+                                mode,
+                                r,
+                                rs.size(),
+                                errors,
+                                ms(percentile(rs, 50)),
+                                ms(percentile(rs, 95)),
+                                ms(percentile(rs, 99)),
+                                ms(rs.size() / measureSeconds(d)));
                     }
-                    long errors = rs.stream().filter(x -> !x.ok()).count();
-                    t.row(
-                            c,
-                            mode,
-                            r,
-                            rs.size(),
-                            errors,
-                            ms(percentile(rs, 50)),
-                            ms(percentile(rs, 95)),
-                            ms(percentile(rs, 99)),
-                            ms(rs.size() / measureSeconds()));
                 }
             }
-        }
+        });
         tables.add(t);
     }
 
     /** Workload of a stack thread, by the port in its name ({@code ...-<port>-exec-N}). */
     String workloadOfThread(String name) {
-        for (String k : data.run().stringPropertyNames()) {
+        return workloadOfThread(data, name);
+    }
+
+    static String workloadOfThread(PerfData d, String name) {
+        for (String k : d.run().stringPropertyNames()) {
             if (k.startsWith("port.")) {
-                String port = data.run().getProperty(k);
+                String port = d.run().getProperty(k);
                 if (name.contains("-" + port + "-") || name.endsWith("-" + port)) {
                     String component = k.substring("port.".length());
                     return component.endsWith(".management")
@@ -604,58 +736,200 @@ final class Report {
 
     /** CPU ms by workload during a phase (thread attribution; "shared" = GC, JIT, Workload API, ...). */
     Map<String, Double> cpuByWorkload(Phase p) {
+        return cpuByWorkload(data, p);
+    }
+
+    static Map<String, Double> cpuByWorkload(PerfData d, Phase p) {
         Map<String, Double> out = new LinkedHashMap<>();
         for (String w : List.of("subject-wl", "asserting-wl", "m-tier", "target-wl", "idp", "shared")) {
             out.put(w, 0.0);
         }
         p.threadsAfter().forEach((name, after) -> {
             double delta = after - p.threadsBefore().getOrDefault(name, 0.0);
-            out.merge(workloadOfThread(name), Math.max(0, delta), Double::sum);
+            out.merge(workloadOfThread(d, name), Math.max(0, delta), Double::sum);
         });
         return out;
     }
 
+    /** A resource figure and where it comes from (the tag printed beside it). */
+    record Figure(double value, String source) {
+        static final Figure NONE = new Figure(Double.NaN, null);
+
+        String cell(String unitFormat) {
+            return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, unitFormat, value) + " [" + source + "]";
+        }
+    }
+
+    static final String ALL = "all";
+    static final String SHARED = "shared";
+
+    /**
+     * CPU milliseconds of one workload (or {@code shared}, or {@code all}) during a measured phase: the
+     * container's cgroup counter, else the embedded stack's thread attribution, else the workload's own
+     * {@code process_cpu_time_ns_total}.
+     */
+    static Figure cpuMs(PerfData d, Phase p, String workload) {
+        if (workload.equals(ALL)) {
+            if (!p.threadsAfter().isEmpty() && p.containersAfter().isEmpty()) {
+                return new Figure(
+                        cpuByWorkload(d, p).values().stream()
+                                .mapToDouble(x -> x)
+                                .sum(),
+                        "threads");
+            }
+            return sum(WORKLOADS.stream().map(w -> cpuMs(d, p, w)).toList());
+        }
+        PerfData.Container a = p.containersAfter().get(workload);
+        PerfData.Container b = p.containersBefore().get(workload);
+        if (a != null && b != null && a.cpuNs() >= 0 && b.cpuNs() >= 0) {
+            return new Figure((a.cpuNs() - b.cpuNs()) / 1e6, "cgroup");
+        }
+        if (!p.threadsAfter().isEmpty()) {
+            Map<String, Double> byWorkload = cpuByWorkload(d, p);
+            Double v =
+                    workload.equals(SHARED) ? byWorkload.get(SHARED) + byWorkload.get("idp") : byWorkload.get(workload);
+            return v == null ? Figure.NONE : new Figure(v, "threads");
+        }
+        if (workload.equals(SHARED)) {
+            return Figure.NONE;
+        }
+        Prometheus pa = p.after().get(workload);
+        Prometheus pb = p.before().get(workload);
+        if (pa == null || pb == null || pa.sum("process_cpu_time_ns_total", Map.of()) <= 0) {
+            return Figure.NONE;
+        }
+        double ns = pa.sum("process_cpu_time_ns_total", Map.of()) - pb.sum("process_cpu_time_ns_total", Map.of());
+        return new Figure(ns / 1e6, "process");
+    }
+
+    /**
+     * Memory (MB) of one workload after a measured phase: the container's resident anonymous memory
+     * (cgroup memory.stat), else its cgroup usage, else the workload's JVM memory used (heap and non-heap,
+     * Prometheus); in the embedded stack only {@code all}, the JVM's resident set.
+     */
+    static Figure memoryMb(PerfData d, Phase p, String workload) {
+        if (workload.equals(ALL)) {
+            if (!p.threadsAfter().isEmpty() && p.containersAfter().isEmpty()) {
+                return p.rssKb() > 0 ? new Figure(p.rssKb() / 1024.0, "rss") : Figure.NONE;
+            }
+            return sum(WORKLOADS.stream().map(w -> memoryMb(d, p, w)).toList());
+        }
+        PerfData.Container c = p.containersAfter().get(workload);
+        if (c != null && c.rssBytes() >= 0) {
+            return new Figure(c.rssBytes() / 1048576.0, "cgroup rss");
+        }
+        if (c != null && c.memoryBytes() >= 0) {
+            return new Figure(c.memoryBytes() / 1048576.0, "cgroup usage");
+        }
+        if (!p.threadsAfter().isEmpty() || workload.equals(SHARED)) {
+            return Figure.NONE; // one JVM: no per-workload memory
+        }
+        double used = p.after().getOrDefault(workload, Prometheus.EMPTY).sum("jvm_memory_used_bytes", Map.of());
+        return used > 0 ? new Figure(used / 1048576.0, "jvm") : Figure.NONE;
+    }
+
+    /** The sum of the four workloads' figures, or none when one is missing. */
+    private static Figure sum(List<Figure> parts) {
+        double total = 0;
+        List<String> sources = new ArrayList<>();
+        for (Figure f : parts) {
+            if (Double.isNaN(f.value())) {
+                return Figure.NONE;
+            }
+            total += f.value();
+            if (!sources.contains(f.source())) {
+                sources.add(f.source());
+            }
+        }
+        return new Figure(total, "sum " + String.join("+", sources));
+    }
+
+    /** Requests sent in a measured phase ({@code <mode>-<phase>}) of a configuration. */
+    static long requestsIn(PerfData d, String config, String phaseKey) {
+        int dash = phaseKey.lastIndexOf('-');
+        String mode = phaseKey.substring(0, dash);
+        String phase = phaseKey.substring(dash + 1);
+        return d.requests().stream()
+                .filter(r -> r.configuration().equals(config)
+                        && r.mode().equals(mode)
+                        && r.scenario().equals(phase))
+                .count();
+    }
+
+    /** The thesis' figure ({@code cpu} or {@code memory}) of a mode and workload, or "–". */
+    String thesisResource(String kind, String mode, String workload) {
+        for (String[] r : thesisResources) {
+            if (r[0].equals(kind) && r[1].equals(mode) && (r[2].equals(workload) || r[2].equals("*"))) {
+                return r[3];
+            }
+        }
+        return "–";
+    }
+
     private void resources() {
-        Table t = Table.of(
-                "Resources (thesis Tables 8–11)",
-                "CPU as % of one core over the measured phase, by the workload's own threads (name carries its port;"
-                        + " `shared` = JVM, GC, JIT, Workload API, unnamed pools). In one JVM the memory is the stack's"
-                        + " resident set and heap, not per workload. Thesis (Compose, validation): DVID 27.67/19.99/21.47 %,"
-                        + " ID-Mode 18.57/17.01/18.49 %, Anon-Mode 16.03/15.00/16.46 %, LSVID 13.01/13.11/13.16 %"
-                        + " (asserting/m-tier/target); memory 17–35 MB per workload.",
-                "Configuration",
-                "Phase",
-                "subject-wl",
-                "asserting-wl",
-                "m-tier",
-                "target-wl",
-                "idp",
-                "shared",
-                "RSS (MB)",
-                "Heap used (MB)");
-        double seconds = measureSeconds();
-        for (String c : configurations()) {
-            for (var e : data.phases().get(c).entrySet()) {
-                Phase p = e.getValue();
-                List<Object> row = new ArrayList<>(List.of(c, e.getKey()));
-                if (!p.threadsAfter().isEmpty()) {
-                    cpuByWorkload(p).values().forEach(v -> row.add(pct(v / (seconds * 10))));
-                } else {
-                    for (String w : List.of("subject-wl", "asserting-wl", "m-tier", "target-wl")) {
-                        Prometheus a = p.after().getOrDefault(w, Prometheus.EMPTY);
-                        Prometheus b = p.before().getOrDefault(w, Prometheus.EMPTY);
-                        double cpu = a.sum("process_cpu_time_ns_total", Map.of())
-                                - b.sum("process_cpu_time_ns_total", Map.of());
-                        row.add(cpu > 0 ? pct(cpu / 1e6 / (seconds * 10)) : "–");
+        List<String> deployments = deployments();
+        List<String> head = new ArrayList<>(List.of("Configuration", "Phase", "Workload"));
+        for (String dep : deployments) {
+            head.add(dep + ": CPU (% of a core)");
+            head.add(dep + ": CPU per request (ms)");
+            head.add(dep + ": memory (MB)");
+        }
+        head.add("thesis Compose (Go): CPU (% of a core)");
+        head.add("thesis Compose (Go): memory (MB)");
+        Table t = new Table(
+                "Resources per workload and deployment (thesis Tables 8–11)",
+                head,
+                new ArrayList<>(),
+                "One column group per deployment; – where that deployment has no run or no such figure. CPU over"
+                        + " the measured phase (between the scrapes before and after it) as % of one core, and per"
+                        + " request the phase sent (mint; balance and deposit each count); memory after the phase."
+                        + " The tag says where each figure comes from: [cgroup] the container's cpuacct.usage"
+                        + " (cgroup v2: cpu.stat usage_usec), [cgroup rss] its memory.stat rss (v2: anon), [cgroup"
+                        + " usage] memory.usage_in_bytes (v2: memory.current), both read by the run around the phase"
+                        + " (-Dspiffeidt.perf.containers); [process] the workload's own process_cpu_time_ns_total and"
+                        + " [jvm] its jvm_memory_used_bytes (heap and non-heap, not the resident set) from"
+                        + " /actuator/prometheus; [threads] the embedded stack's per-thread CPU (jcmd), attributed"
+                        + " to a workload by the port in the thread's name, `shared` = GC, JIT, the development"
+                        + " Workload API, the IdP, unnamed pools; [rss] the embedded stack JVM's resident set (one"
+                        + " JVM: no memory per workload). `all` = the whole embedded JVM, or the sum of the four"
+                        + " workloads of a deployment (without the IdP, PostgreSQL and SPIRE). Thesis: the Go"
+                        + " workloads on Compose during validation (use phase), CPU per workload and memory as the"
+                        + " range over the workloads; 17–35 MB per Go workload in all.");
+        List<String> rows = new ArrayList<>(WORKLOADS);
+        rows.add(SHARED);
+        rows.add(ALL);
+        for (String config : allConfigurations()) {
+            for (String mode : MODES) {
+                for (String phase : List.of("mint", "use")) {
+                    String key = mode + "-" + phase;
+                    boolean present = runs.values().stream().anyMatch(d -> phase(d, config, mode, phase) != null);
+                    if (!present) {
+                        continue;
                     }
-                    row.add("–");
-                    row.add("–");
+                    for (String w : rows) {
+                        List<Object> row = new ArrayList<>(List.of(config, key, w));
+                        for (String dep : deployments) {
+                            PerfData d = runs.get(dep);
+                            Phase p = d == null ? null : phase(d, config, mode, phase);
+                            if (p == null) {
+                                row.add("–");
+                                row.add("–");
+                                row.add("–");
+                                continue;
+                            }
+                            Figure cpu = cpuMs(d, p, w);
+                            double seconds = measureSeconds(d);
+                            long n = requestsIn(d, config, key);
+                            row.add(new Figure(cpu.value() / (seconds * 10), cpu.source()).cell("%.1f"));
+                            row.add(n > 0 && !Double.isNaN(cpu.value()) ? ms(cpu.value() / n) : "–");
+                            row.add(memoryMb(d, p, w).cell("%.1f"));
+                        }
+                        boolean thesisRow = phase.equals("use") && WORKLOADS.contains(w) && !w.equals("subject-wl");
+                        row.add(thesisRow ? thesisResource("cpu", mode, w) : "–");
+                        row.add(thesisRow ? thesisResource("memory", mode, w) : "–");
+                        t.row(row.toArray());
+                    }
                 }
-                row.add(p.rssKb() > 0 ? ms(p.rssKb() / 1024.0) : "–");
-                Prometheus any = p.after().values().stream().findFirst().orElse(Prometheus.EMPTY);
-                double heap = any.sum("jvm_memory_used_bytes", Map.of("area", "heap"));
-                row.add(heap > 0 ? ms(heap / 1048576.0) : "–");
-                t.row(row.toArray());
             }
         }
         tables.add(t);
@@ -698,7 +972,7 @@ final class Report {
                 "End-to-end p50 of balance under `pooled` divided by the JMH cost (provider "
                         + mapping.getProperty("crypto.provider", "accp")
                         + ") of the crypto that request performs (mapping.properties crypto.<mode>); near 1 means the"
-                        + " service layer costs nothing.",
+                        + " service layer costs nothing. Deployment: " + primary() + ".",
                 "Mode",
                 "balance p50, pooled (ms)",
                 "JMH crypto (ms)",

@@ -8,17 +8,18 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Writes {@code index.html}, {@code report.md} and the plots from a run's data (docs/measurement.md).
+ * Writes {@code index.html}, {@code report.md} and the plots from the runs' data (docs/measurement.md).
  * Runs at the end of {@code ./mvnw -pl perf gatling:test}; alone: {@code java -cp ...
  * io.spiffeidt.perf.report.ReportMain [data-dir [report-dir [jmh-results.json]]]} (defaults {@code
- * target/perf-data}, {@code target/report}, {@code target/jmh/results.json}).
+ * target/runs}, {@code target/report}, {@code target/jmh/results.json}). The data directory is one run,
+ * or holds one run per deployment label ({@code runs/embedded}, {@code runs/compose}, ...).
  */
 public final class ReportMain {
 
     private ReportMain() {}
 
     public static void main(String[] args) {
-        Path data = Path.of(args.length > 0 ? args[0] : "target/perf-data");
+        Path data = Path.of(args.length > 0 ? args[0] : "target/runs");
         Path out = Path.of(args.length > 1 ? args[1] : "target/report");
         Path jmh = Path.of(args.length > 2 ? args[2] : "target/jmh/results.json");
         Path index = generate(data, out, Files.exists(jmh) ? jmh : null);
@@ -27,7 +28,7 @@ public final class ReportMain {
 
     /** Generates the report; returns the path of index.html. */
     public static Path generate(Path dataDir, Path outDir, Path jmhResults) {
-        Report r = new Report(PerfData.load(dataDir), Jmh.load(jmhResults)).compute();
+        Report r = new Report(PerfData.loadAll(dataDir, Report.deploymentOrder()), Jmh.load(jmhResults)).compute();
         try {
             Files.createDirectories(outDir);
             List<String> plots = Charts.all(r, outDir);

@@ -1,9 +1,11 @@
 package io.spiffeidt.perf.gatling;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +22,13 @@ import java.util.Map;
  * @param measure measured phase duration
  * @param baseUrl subject-wl's URL when not embedded, else {@code null}
  * @param idpUrl the IdP's URL when not embedded
- * @param metricsUrls workload name to {@code /actuator/prometheus} URL when not embedded
+ * @param metricsUrls workload name to {@code /actuator/prometheus} URL when not embedded (default: the
+ *     base URL's host on Compose's published management ports)
  * @param users how many test users ({@code user0001}...)
- * @param dataDir where raw data go (requests, scrapes, environment)
+ * @param deployment the label the report gives this run's column ({@code embedded} / {@code deployment}
+ *     unless {@code -Dspiffeidt.perf.deployment} names it)
+ * @param containers workload name to container name, whose cgroup files are read around each phase
+ * @param dataDir where raw data go (requests, scrapes, environment): {@code target/runs/<deployment>}
  */
 record PerfSettings(
         String profile,
@@ -36,11 +42,17 @@ record PerfSettings(
         String idpUrl,
         Map<String, String> metricsUrls,
         int users,
+        String deployment,
+        Map<String, String> containers,
         Path dataDir) {
 
     static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
     static final List<String> JWKS = List.of("refresh-ahead", "none");
+
+    /** The management ports Compose publishes (deploy/compose/compose.yaml). */
+    static final Map<String, Integer> COMPOSE_MANAGEMENT_PORTS =
+            Map.of("subject-wl", 18080, "asserting-wl", 18443, "m-tier", 18445, "target-wl", 18444);
 
     /** One stack configuration. */
     record Configuration(String pooling, String jwksCache) {
@@ -81,15 +93,20 @@ record PerfSettings(
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList();
-        Map<String, String> metrics = new LinkedHashMap<>();
-        String m = System.getProperty("spiffeidt.metrics-urls");
-        if (m != null) {
-            for (String kv : m.split(",")) {
-                int eq = kv.indexOf('=');
-                if (eq > 0) {
-                    metrics.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-                }
+        Map<String, String> metrics = pairs(System.getProperty("spiffeidt.metrics-urls"));
+        if (baseUrl != null && metrics.isEmpty()) {
+            URI base = URI.create(baseUrl);
+            for (String w : StackProcess.WORKLOADS) {
+                metrics.put(
+                        w,
+                        base.getScheme() + "://" + base.getHost() + ":" + COMPOSE_MANAGEMENT_PORTS.get(w)
+                                + "/actuator/prometheus");
             }
+        }
+        String deployment = prop("spiffeidt.perf.deployment", baseUrl == null ? "embedded" : "deployment");
+        if (!deployment.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException(
+                    "-Dspiffeidt.perf.deployment names a directory: letters, digits, '.', '_', '-' only");
         }
         return new PerfSettings(
                 profile,
@@ -101,9 +118,25 @@ record PerfSettings(
                 Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.duration", ci ? "3" : "6"))),
                 baseUrl,
                 prop("spiffeidt.idp-url", null),
-                Map.copyOf(metrics),
+                Collections.unmodifiableMap(metrics),
                 Integer.parseInt(prop("spiffeidt.perf.users", "100")),
-                Path.of(prop("spiffeidt.perf.dir", "target")).resolve("perf-data"));
+                deployment,
+                Map.copyOf(pairs(System.getProperty("spiffeidt.perf.containers"))),
+                Path.of(prop("spiffeidt.perf.dir", "target")).resolve("runs").resolve(deployment));
+    }
+
+    /** {@code key=value,...} in order. */
+    private static Map<String, String> pairs(String spec) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (spec != null) {
+            for (String kv : spec.split(",")) {
+                int eq = kv.indexOf('=');
+                if (eq > 0) {
+                    m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                }
+            }
+        }
+        return m;
     }
 
     private static String prop(String key, String def) {

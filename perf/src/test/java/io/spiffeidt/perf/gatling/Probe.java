@@ -24,13 +24,16 @@ import java.util.regex.Pattern;
  * Everything recorded besides Gatling's own results, under the data directory ({@code
  * io.spiffeidt.perf.report.PerfData} reads it): each workload's Prometheus text before and after a
  * measured phase, the stack's per-thread CPU time ({@code jcmd Thread.print}) and resident memory,
- * every request's response time, and the environment.
+ * every request's response time, and the environment; with container names, each container's cgroup
+ * counters ({@link Cgroups}).
  */
 final class Probe {
 
     private static final Pattern THREAD = Pattern.compile("^\"(.*)\" .*?cpu=([0-9.]+)(ms|s) ");
 
     private final Path dir;
+    private final Cgroups cgroups = new Cgroups(Path.of("/sys/fs/cgroup"));
+    private final Map<String, String> containerIds = new java.util.LinkedHashMap<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private BufferedWriter requests;
@@ -74,8 +77,17 @@ final class Probe {
         }
     }
 
-    /** Scrapes every workload (and the stack's threads when {@code pid > 0}) into {@code phase/point}. */
-    void scrape(String configuration, String phase, String point, Map<String, String> metricsUrls, long pid) {
+    /**
+     * Scrapes every workload (and the stack's threads when {@code pid > 0}, and the cgroup counters of the
+     * {@code containers}, workload to container name) into {@code phase/point}.
+     */
+    void scrape(
+            String configuration,
+            String phase,
+            String point,
+            Map<String, String> metricsUrls,
+            long pid,
+            Map<String, String> containers) {
         Path out = dir.resolve("scrapes").resolve(configuration).resolve(phase).resolve(point);
         try {
             Files.createDirectories(out);
@@ -90,6 +102,18 @@ final class Probe {
             if (pid > 0) {
                 Files.writeString(out.resolve("threads.csv"), threads(pid));
                 Files.writeString(out.resolve("process.properties"), "rss_kb=" + rssKb(pid) + "\n");
+            }
+            if (!containers.isEmpty()) {
+                Map<String, Cgroups.Sample> samples = new java.util.LinkedHashMap<>();
+                for (var e : containers.entrySet()) {
+                    String id = containerIds.get(e.getValue());
+                    if (id == null) {
+                        id = Cgroups.containerId(e.getValue());
+                        containerIds.put(e.getValue(), id);
+                    }
+                    samples.put(e.getKey(), cgroups.read(id));
+                }
+                Files.writeString(out.resolve("containers.properties"), Cgroups.properties(samples));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -85,13 +85,15 @@ public class SpiffeIdtSimulation extends Simulation {
                                     .during(settings.warmUp().toSeconds())));
                     chain.add(control(
                             name + " scrape before",
-                            () -> probe.scrape(label, mode + "-" + phase, "before", metricsUrls, pid())));
+                            () -> probe.scrape(
+                                    label, mode + "-" + phase, "before", metricsUrls, pid(), settings.containers())));
                     chain.add(load(label, mode, phase, false)
                             .injectOpen(constantUsersPerSec(rate)
                                     .during(settings.measure().toSeconds())));
                     chain.add(control(
                             name + " scrape after",
-                            () -> probe.scrape(label, mode + "-" + phase, "after", metricsUrls, pid())));
+                            () -> probe.scrape(
+                                    label, mode + "-" + phase, "after", metricsUrls, pid(), settings.containers())));
                 }
             }
         }
@@ -164,6 +166,10 @@ public class SpiffeIdtSimulation extends Simulation {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("load.before", Probe.loadAverage());
         env.put("target", settings.embedded() ? "embedded (DevStackMain in a separate JVM)" : baseUrl);
+        env.put("deployment", settings.deployment());
+        if (!settings.containers().isEmpty()) {
+            env.put("containers", new java.util.TreeMap<>(settings.containers()).toString());
+        }
         env.put("profile", settings.profile());
         env.put("started", java.time.Instant.now().toString());
         env.put("java.version", System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
@@ -196,13 +202,18 @@ public class SpiffeIdtSimulation extends Simulation {
             stack.stop();
         }
         probe.close();
-        Path target = settings.dataDir().getParent();
+        // every deployment's run beside this one (target/runs/<deployment>) makes a column of the report
+        Path runs = settings.dataDir().getParent();
+        Path target = runs.getParent();
         Path jmh = target.resolve("jmh").resolve("results.json");
-        Path index = ReportMain.generate(settings.dataDir(), target.resolve("report"), Files.exists(jmh) ? jmh : null);
+        Path index = ReportMain.generate(runs, target.resolve("report"), Files.exists(jmh) ? jmh : null);
         checkReport(index.resolveSibling("report.md"));
     }
 
-    /** Fails the run unless the report has an end-to-end row without errors for every mode and phase. */
+    /**
+     * Fails the run unless the report has an end-to-end row of this deployment without errors for every
+     * mode and phase.
+     */
     private void checkReport(Path markdown) {
         String md;
         try {
@@ -214,7 +225,8 @@ public class SpiffeIdtSimulation extends Simulation {
         for (PerfSettings.Configuration c : settings.configurations()) {
             for (String mode : settings.modes()) {
                 for (String request : List.of("mint", "balance", "deposit")) {
-                    String row = "| " + c.label() + " | " + mode + " | " + request + " | ";
+                    String row =
+                            "| " + settings.deployment() + " | " + c.label() + " | " + mode + " | " + request + " | ";
                     if (md.lines()
                             .noneMatch(l -> l.startsWith(row)
                                     && l.substring(row.length()).matches("\\d+ \\| 0 \\|.*"))) {

@@ -82,21 +82,23 @@ class ReportGeneratorTests {
                 assertThat(table.rows())
                         .filteredOn(row -> row.get(0).equals(mode))
                         .extracting(row -> row.get(1))
-                        .containsExactly(
-                                "ours pooled+refresh-ahead",
-                                "ours thesis+refresh-ahead",
-                                "thesis Compose",
-                                "thesis K8s");
+                        .containsExactly("pooled+refresh-ahead", "thesis+refresh-ahead", "thesis (Go)");
             }
         }
+        // one embedded run: its column is filled, the thesis' Compose and K8s figures sit in theirs
         assertThat(table(r, "Table 12").rows())
                 .contains(List.of(
                         "dvid",
-                        "thesis Compose",
+                        "thesis (Go)",
+                        "–",
+                        "–",
                         "59.35 ± 11.57",
-                        "ZKP generation (zkp_generation)",
-                        "30.65 ± 3.24",
-                        "51.6 %"));
+                        "ZKP generation (zkp_generation): 30.65 ± 3.24, 51.6 %",
+                        "63.98 ± 21.11",
+                        "ZKP generation (zkp_generation): 30.60 ± 15.54, 47.8 %"));
+        assertThat(table(r, "Table 12").rows())
+                .filteredOn(row -> row.get(1).equals("pooled+refresh-ahead"))
+                .allSatisfy(row -> assertThat(row.subList(4, 8)).containsOnly("–"));
     }
 
     @Test
@@ -165,7 +167,8 @@ class ReportGeneratorTests {
                         "http-nio-127.0.0.1-" + r.data.run().getProperty("port.subject-wl.management") + "-exec-1"))
                 .isEqualTo("subject-wl");
         assertThat(r.workloadOfThread("G1 Young RemSet Sampling")).isEqualTo("shared");
-        assertThat(table(r, "Resources").rows()).hasSize(16);
+        // 2 configurations × 4 modes × 2 phases × (4 workloads, shared, all)
+        assertThat(table(r, "Resources").rows()).hasSize(96);
     }
 
     @Test
@@ -176,7 +179,13 @@ class ReportGeneratorTests {
         String after = "t_seconds_bucket{le=\"0.01\"} 2\nt_seconds_bucket{le=\"0.02\"} 4\n"
                 + "t_seconds_bucket{le=\"+Inf\"} 4\nt_seconds_count 4\nt_seconds_sum 0.04\n";
         PerfData.Phase phase = new PerfData.Phase(
-                Map.of("w", Prometheus.parse(before)), Map.of("w", Prometheus.parse(after)), Map.of(), Map.of(), -1);
+                Map.of("w", Prometheus.parse(before)),
+                Map.of("w", Prometheus.parse(after)),
+                Map.of(),
+                Map.of(),
+                -1,
+                Map.of(),
+                Map.of());
 
         PerfData.Stat s = PerfData.delta(phase, "w", "t_seconds", Map.of());
 
