@@ -296,6 +296,7 @@ final class Report {
             {"Load after (1, 5, 15 min)", "load.after"},
             {"Git revision", "git.revision"},
             {"Target", "target"},
+            {"Metrics scraped", "metrics"},
             {"Containers (cgroup files)", "containers"},
             {"Profile", "profile"},
             {"Rates (mint, use per second) / warm-up / measured seconds", "rates"},

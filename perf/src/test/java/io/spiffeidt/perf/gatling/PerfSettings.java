@@ -65,6 +65,12 @@ record PerfSettings(
         return baseUrl == null;
     }
 
+    /** Whether {@code -Dspiffeidt.metrics-urls} named the URLs (else they are Compose's defaults). */
+    boolean metricsUrlsGiven() {
+        String m = System.getProperty("spiffeidt.metrics-urls");
+        return m != null && !m.isBlank();
+    }
+
     static PerfSettings fromSystemProperties() {
         String profile = prop("spiffeidt.perf.profile", "quick");
         String matrix = prop("spiffeidt.perf.matrix", profile.equals("ci") ? "ci" : "quick");

@@ -151,6 +151,32 @@ final class Probe {
         return -1;
     }
 
+    /**
+     * The URLs that answer 200 now: Compose's default management ports are scraped only where they answer,
+     * so a deployment without them (a cluster without port-forwards) is measured without its metrics.
+     */
+    Map<String, String> answering(Map<String, String> urls) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        urls.forEach((w, u) -> {
+            try {
+                HttpResponse<Void> r = http.send(
+                        HttpRequest.newBuilder(URI.create(u))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    out.put(w, u);
+                }
+            } catch (IOException e) {
+                // not published: not scraped
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+        return out;
+    }
+
     /** Appends to run.properties (environment, ports, configurations). */
     synchronized void environment(Map<String, String> values) {
         Path f = dir.resolve("run.properties");

@@ -40,7 +40,9 @@ public class SpiffeIdtSimulation extends Simulation {
             settings.embedded() ? new StackProcess(settings.dataDir().resolve("stack-logs")) : null;
     private final String baseUrl = settings.embedded() ? stack.subjectUrl() : settings.baseUrl();
     private final String idpUrl = settings.embedded() ? stack.idpUrl() : settings.idpUrl();
-    private final Map<String, String> metricsUrls = settings.embedded() ? stack.metricsUrls() : settings.metricsUrls();
+    private final Map<String, String> metricsUrls = settings.embedded()
+            ? stack.metricsUrls()
+            : settings.metricsUrlsGiven() ? settings.metricsUrls() : probe.answering(settings.metricsUrls());
     private volatile List<String> tokens = List.of();
     private final AtomicLong nextUser = new AtomicLong();
 
@@ -167,6 +169,7 @@ public class SpiffeIdtSimulation extends Simulation {
         env.put("load.before", Probe.loadAverage());
         env.put("target", settings.embedded() ? "embedded (DevStackMain in a separate JVM)" : baseUrl);
         env.put("deployment", settings.deployment());
+        env.put("metrics", metricsUrls.isEmpty() ? "none" : String.join(", ", metricsUrls.values()));
         if (!settings.containers().isEmpty()) {
             env.put("containers", new java.util.TreeMap<>(settings.containers()).toString());
         }
