@@ -155,10 +155,14 @@ walk_through user0005
 # --- Gatling's CI profile against the deployment ---
 snapshot "$work/load0"
 t0=$(date +%s)
+# its figures become the report's compose column (perf/target/runs/compose), beside an embedded run's
 ./mvnw -B -q -pl perf gatling:test -Dspiffeidt.perf.profile=ci -Dspiffeidt.base-url=$base -Dspiffeidt.idp-url=$idp \
+  -Dspiffeidt.perf.deployment=compose -Dspiffeidt.pooling.profile=pooled -Dspiffeidt.oauth.jwks-cache=refresh-ahead \
+  -Dspiffeidt.perf.containers=subject-wl=spiffeidt-subject-wl-1,asserting-wl=spiffeidt-asserting-wl-1,m-tier=spiffeidt-m-tier-1,target-wl=spiffeidt-target-wl-1 \
   > "$work/gatling.log" 2>&1 || { tail -60 "$work/gatling.log"; fail "Gatling CI profile against the Compose deployment"; }
 t1=$(date +%s)
 snapshot "$work/load1"
 grep -E "request count|OK=|KO=|failed" "$work/gatling.log" | head -8 | sed 's/^/  /' || true
 report "during the Gatling CI profile ($((t1 - t0)) s, profile pooled):" "$work/load0" "$work/load1" $((t1 - t0))
+[ -f perf/target/report/report.md ] && log "report with the compose column: perf/target/report/report.md"
 log "PASSED in $(($(date +%s) - started)) s"
