@@ -86,7 +86,7 @@ print(f"   valid: {len(doc['services'])} services ({', '.join(doc['services'])})
 PY
 
 # 4: Prometheus
-for f in deploy/compose/prometheus/prometheus.yml deploy/k8s/base/spiffeidt/prometheus.yml \
+for f in deploy/compose/prometheus/prometheus.yml deploy/compose/prometheus/prometheus-thesis.yml deploy/k8s/base/spiffeidt/prometheus.yml \
          deploy/k8s/overlays/thesis-scrape/prometheus.yml; do
   step "promtool check config $f"
   "$promtool" check config "$f" 2>&1 | sed 's/^/   /' || fail=1
