@@ -1,9 +1,8 @@
 package io.spiffeidt.core.idmode;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import java.time.Instant;
@@ -41,16 +40,8 @@ class IdModeOutermostTests {
             ""
         };
         for (String b : bad) {
-            assertThatThrownBy(() -> IdModeToken.outermost(b, LIMITS))
-                    .as(b)
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
-            assertThatThrownBy(() -> IdModeToken.parse(b, LIMITS))
-                    .as(b)
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.MALFORMED);
+            assertThatAssertion(() -> IdModeToken.outermost(b, LIMITS), "%s", b).hasCode(ErrorCode.MALFORMED);
+            assertThatAssertion(() -> IdModeToken.parse(b, LIMITS), "%s", b).hasCode(ErrorCode.MALFORMED);
         }
     }
 }

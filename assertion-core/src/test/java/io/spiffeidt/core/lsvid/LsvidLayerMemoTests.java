@@ -1,9 +1,8 @@
 package io.spiffeidt.core.lsvid;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
@@ -79,12 +78,9 @@ class LsvidLayerMemoTests {
         Lsvid changed = LsvidFixture.relink(chain, null);
 
         // at the changed layer itself (layer 1), not only at the layer that nests it
-        assertThatThrownBy(() -> atTarget(verifier, changed))
-                .isInstanceOf(AssertionException.class)
-                .satisfies(e -> {
-                    assertThat(((AssertionException) e).code()).isEqualTo(ErrorCode.BAD_SIGNATURE);
-                    assertThat(((AssertionException) e).layer()).hasValue(1);
-                });
+        assertThatAssertion(() -> atTarget(verifier, changed))
+                .hasCode(ErrorCode.BAD_SIGNATURE)
+                .hasLayer(1);
     }
 
     @Test

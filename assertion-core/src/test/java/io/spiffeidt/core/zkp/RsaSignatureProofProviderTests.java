@@ -1,10 +1,10 @@
 package io.spiffeidt.core.zkp;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
@@ -73,12 +73,10 @@ class RsaSignatureProofProviderTests {
     }
 
     private static void assertBadProof(ZkProof proof, Provider provider, String messagePart) {
-        assertThatThrownBy(
+        assertThatAssertion(
                         () -> RsaSignatureProof.verify(proof, MSG, KEY, VerificationProfile.STRICT, LIMITS, provider))
-                .isInstanceOf(AssertionException.class)
                 .hasMessageContaining(messagePart)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.BAD_PROOF);
+                .hasCode(ErrorCode.BAD_PROOF);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -129,10 +127,7 @@ class RsaSignatureProofProviderTests {
         assertThat(op.apply(BigInteger.ONE)).isEqualTo(BigInteger.ONE);
         assertThat(op.apply(BigInteger.ZERO)).isEqualTo(BigInteger.ZERO);
         for (BigInteger bad : new BigInteger[] {N, N.add(BigInteger.ONE), BigInteger.ONE.negate()}) {
-            assertThatThrownBy(() -> op.apply(bad))
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(e -> ((AssertionException) e).code())
-                    .isEqualTo(ErrorCode.BAD_PROOF);
+            assertThatAssertion(() -> op.apply(bad)).hasCode(ErrorCode.BAD_PROOF);
         }
     }
 
@@ -160,10 +155,8 @@ class RsaSignatureProofProviderTests {
     void proveWhenWitnessIsWrongThenBadSignatureWithEveryProvider(String name, Provider provider) {
         byte[] wrong = SIG.clone();
         wrong[10] ^= 1;
-        assertThatThrownBy(() -> RsaSignatureProof.prove(MSG, wrong, KEY, 80, new SecureRandom(), provider))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+        assertThatAssertion(() -> RsaSignatureProof.prove(MSG, wrong, KEY, 80, new SecureRandom(), provider))
+                .hasCode(ErrorCode.BAD_SIGNATURE);
     }
 
     private static byte[] unsigned(BigInteger v, int len) {

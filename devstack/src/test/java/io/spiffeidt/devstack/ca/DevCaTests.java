@@ -1,5 +1,6 @@
 package io.spiffeidt.devstack.ca;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +14,6 @@ import io.spiffe.bundle.x509bundle.X509Bundle;
 import io.spiffe.spiffeid.TrustDomain;
 import io.spiffe.svid.jwtsvid.JwtSvid;
 import io.spiffe.svid.x509svid.X509Svid;
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.X509Svids;
@@ -108,21 +108,17 @@ class DevCaTests {
     void verifyWhenTtlHasPassedThenChainNoLongerValidates() {
         IssuedSvid svid = ca.issue(SUBJECT);
 
-        assertThatThrownBy(() -> X509Svids.validate(
+        assertThatAssertion(() -> X509Svids.validate(
                         svid.chain(), ca.trustBundle(), START.plus(TTL).plusSeconds(1), 0))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test
     void verifyWhenOtherCaIssuedThenChainDoesNotValidate() {
         IssuedSvid foreign = DevCa.create("example.org", TTL, clock).issue(SUBJECT);
 
-        assertThatThrownBy(() -> X509Svids.validate(foreign.chain(), ca.trustBundle(), START, 0))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> X509Svids.validate(foreign.chain(), ca.trustBundle(), START, 0))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test
@@ -305,10 +301,7 @@ class DevCaTests {
     }
 
     private static void assertCode(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, ErrorCode code) {
-        assertThatThrownBy(call)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+        assertThatAssertion(call).hasCode(code);
     }
 
     private static byte[] der(List<X509Certificate> chain) throws Exception {

@@ -1,5 +1,6 @@
 package io.spiffeidt.support.client;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -294,10 +295,7 @@ class DownstreamClientsIT {
                         port)
                 .client(Mode.LSVID, Role.TARGET_WL);
 
-        assertThatThrownBy(() -> echo(client, 0))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThatAssertion(() -> echo(client, 0)).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     @ParameterizedTest
@@ -307,11 +305,9 @@ class DownstreamClientsIT {
     void verifyWhenDownstreamAnswersCodeThenSameCodeRelayed(ErrorCode code) {
         DownstreamClient client = client(ConnectionStrategy.POOLED);
 
-        assertThatThrownBy(() -> client.post("/test/fail", Map.of("code", code.name()), Map.class))
-                .isInstanceOf(AssertionException.class)
+        assertThatAssertion(() -> client.post("/test/fail", Map.of("code", code.name()), Map.class))
                 .hasMessageContaining("target-wl answered " + code.name())
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(code);
+                .hasCode(code);
     }
 
     @Test
@@ -328,10 +324,7 @@ class DownstreamClientsIT {
         DownstreamClient client = client(strategy);
 
         assertThat(client.get("/test/param?n=7", String.class)).isEqualTo("{\"n\":7}");
-        assertThatThrownBy(() -> client.get("/test/param?n=x", String.class))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> client.get("/test/param?n=x", String.class)).hasCode(ErrorCode.MALFORMED);
         // a POST-only endpoint: refused, not turned into a POST
         assertThatThrownBy(() -> client.get("/test/echo", String.class)).isInstanceOf(AssertionException.class);
     }
@@ -346,21 +339,17 @@ class DownstreamClientsIT {
     void verifyWhenResponseIsNotTheExpectedTypeThenUpstreamUnavailable() {
         DownstreamClient client = client(ConnectionStrategy.POOLED);
 
-        assertThatThrownBy(() -> client.post("/test/echo", Map.of(), Integer.class))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThatAssertion(() -> client.post("/test/echo", Map.of(), Integer.class))
+                .hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     @Test
     void verifyWhenDownstreamRefusesCallerThenUpstreamUnavailable() {
         DownstreamClient client = client(ConnectionStrategy.POOLED);
 
-        assertThatThrownBy(() -> client.post("/test/target-only", Map.of(), Map.class))
-                .isInstanceOf(AssertionException.class)
+        assertThatAssertion(() -> client.post("/test/target-only", Map.of(), Map.class))
                 .hasMessageContaining("HTTP 403")
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+                .hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     @Test

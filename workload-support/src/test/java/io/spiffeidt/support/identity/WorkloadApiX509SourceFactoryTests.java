@@ -1,8 +1,8 @@
 package io.spiffeidt.support.identity;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,10 +20,7 @@ class WorkloadApiX509SourceFactoryTests {
         WorkloadApiX509SourceFactory factory =
                 new WorkloadApiX509SourceFactory("unix:" + socket, Duration.ofSeconds(1));
 
-        assertThatThrownBy(factory::open)
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThatAssertion(factory::open).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     @Test

@@ -1,9 +1,8 @@
 package io.spiffeidt.support.idmode;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
@@ -67,23 +66,17 @@ class IdModeHopTests {
         IdModePresentation extended = subject.extend(
                 subject.verifyAnswer(root.token(), root.artifacts().toJson()), mTier.self());
 
-        assertThatThrownBy(() -> mTier.verify(extended.token(), null, presenter(SUBJECT_SOURCE, subject)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> mTier.verify(extended.token(), null, presenter(SUBJECT_SOURCE, subject)))
+                .hasCode(ErrorCode.MALFORMED);
         // the right name with another workload's key
         StaticX509Source other = TestIdentities.source(Role.SUBJECT_WL);
-        assertThatThrownBy(() ->
+        assertThatAssertion(() ->
                         mTier.verify(extended.token(), extended.artifacts().toJson(), presenter(other, subject)))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.WRONG_PRESENTER);
+                .hasCode(ErrorCode.WRONG_PRESENTER);
         // addressed to m-tier, verified by the subject workload
-        assertThatThrownBy(() -> subject.verifyAnswer(
+        assertThatAssertion(() -> subject.verifyAnswer(
                         extended.token(), extended.artifacts().toJson()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
     }
 
     @Test
@@ -120,11 +113,9 @@ class IdModeHopTests {
     void verifyAnswerToKeepWhenAddressedToAnotherWorkloadThenRejectedLikeVerifyAnswer() {
         IdModePresentation root = mintFor(mTier.self(), Instant.now().plusSeconds(600));
 
-        assertThatThrownBy(() -> subject.verifyAnswerToKeep(
+        assertThatAssertion(() -> subject.verifyAnswerToKeep(
                         root.token(), root.artifacts().toJson()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
     }
 
     private IdModePresentation mintFor(SpiffeId audience, Instant oauthExpiry) {

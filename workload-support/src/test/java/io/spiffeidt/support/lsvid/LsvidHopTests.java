@@ -2,9 +2,7 @@ package io.spiffeidt.support.lsvid;
 
 import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
@@ -53,22 +51,15 @@ class LsvidHopTests {
         String forged = delegatedBy(mTier);
 
         // the delegation check (step 4) comes before the presenter check (step 5)
-        assertThatThrownBy(() -> subject.verifyAnswer(forged, Role.ASSERTING_WL))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.DELEGATION_INVALID);
-        assertThatThrownBy(() -> subject.verifyAnswer(forged, Role.M_TIER))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.DELEGATION_INVALID);
+        assertThatAssertion(() -> subject.verifyAnswer(forged, Role.ASSERTING_WL))
+                .hasCode(ErrorCode.DELEGATION_INVALID);
+        assertThatAssertion(() -> subject.verifyAnswer(forged, Role.M_TIER)).hasCode(ErrorCode.DELEGATION_INVALID);
     }
 
     @Test
     void verifyAnswerWhenAttributedToAnotherRoleThenWrongPresenter() {
-        assertThatThrownBy(() -> subject.verifyAnswer(delegatedBy(asserting), Role.M_TIER))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.WRONG_PRESENTER);
+        assertThatAssertion(() -> subject.verifyAnswer(delegatedBy(asserting), Role.M_TIER))
+                .hasCode(ErrorCode.WRONG_PRESENTER);
     }
 
     @Test
@@ -78,18 +69,12 @@ class LsvidHopTests {
         String baseOnly =
                 LsvidCodec.encode(Lsvid.of(request.token().payload().iss().id()));
 
-        assertThatThrownBy(() -> subject.verifyAnswer(undelegated, Role.ASSERTING_WL))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.DELEGATION_INVALID);
-        assertThatThrownBy(() -> subject.verifyAnswer(baseOnly, Role.ASSERTING_WL))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
-        assertThatThrownBy(() -> subject.verifyAnswer("not an lsvid", Role.ASSERTING_WL))
-                .isInstanceOf(AssertionException.class)
-                .extracting(e -> ((AssertionException) e).code())
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> subject.verifyAnswer(undelegated, Role.ASSERTING_WL))
+                .hasCode(ErrorCode.DELEGATION_INVALID);
+        assertThatAssertion(() -> subject.verifyAnswer(baseOnly, Role.ASSERTING_WL))
+                .hasCode(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> subject.verifyAnswer("not an lsvid", Role.ASSERTING_WL))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.spiffeidt.support.oauth;
 
+import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -166,10 +167,6 @@ class OAuthTokenVerifierIT {
         return jwt.serialize();
     }
 
-    private static ErrorCode codeOf(Throwable e) {
-        return ((AssertionException) e).code();
-    }
-
     @Test
     void verifyWhenValidTokenThenVerifiedWithSigningInputSignatureAndIdpKey() throws Exception {
         String token = sign(claims().build(), idpKey);
@@ -209,10 +206,7 @@ class OAuthTokenVerifierIT {
         String token = sign(claims().issuer("https://evil.example").build(), idpKey);
         OAuthTokenVerifier verifier = verifier(JwksCacheMode.NONE);
 
-        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNKNOWN_ISSUER);
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, token)).hasCode(ErrorCode.UNKNOWN_ISSUER);
         assertThat(requests).isEmpty();
         assertThat(timerCount("operation", "oauth_verify", "outcome", "UNKNOWN_ISSUER"))
                 .isEqualTo(1);
@@ -222,10 +216,8 @@ class OAuthTokenVerifierIT {
     void verifyWhenSignedByAnotherKeyThenBadSignature() throws Exception {
         String token = sign(claims().build(), otherKey);
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+        assertThatAssertion(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.BAD_SIGNATURE);
     }
 
     @Test
@@ -238,20 +230,17 @@ class OAuthTokenVerifierIT {
                         .getBytes(StandardCharsets.UTF_8));
         String token = parts[0] + "." + forged + "." + parts[2];
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.BAD_SIGNATURE);
+        assertThatAssertion(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.BAD_SIGNATURE);
     }
 
     @Test
     void verifyWhenKidUnknownThenUntrustedKeyAsAnInvalidToken() throws Exception {
         RSAKey unknown = new RSAKeyGenerator(2048).keyID("idp-2").generate();
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, sign(claims().build(), unknown)))
+        assertThatAssertion(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, sign(claims().build(), unknown)))
                 .isInstanceOf(InvalidAccessTokenException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNTRUSTED_KEY);
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     @Test
@@ -320,21 +309,18 @@ class OAuthTokenVerifierIT {
                 sign(claims().audience("subject-wl").claim("azp", "subject-wl").build(), idpKey, null);
         OAuthTokenVerifier verifier = verifier(JwksCacheMode.REFRESH_AHEAD);
 
-        assertThatThrownBy(() -> verifier.verify(Mode.DVID, idToken))
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, idToken))
                 .isInstanceOf(InvalidAccessTokenException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+                .hasCode(ErrorCode.UNSUPPORTED);
         // and with a JWT type, or at+jwt but the client's audience, still refused
-        assertThatThrownBy(() -> verifier.verify(
+        assertThatAssertion(() -> verifier.verify(
                         Mode.DVID, sign(claims().audience("subject-wl").build(), idpKey, JOSEObjectType.JWT)))
                 .isInstanceOf(InvalidAccessTokenException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNSUPPORTED);
-        assertThatThrownBy(() -> verifier.verify(
+                .hasCode(ErrorCode.UNSUPPORTED);
+        assertThatAssertion(() -> verifier.verify(
                         Mode.DVID, sign(claims().audience("subject-wl").build(), idpKey)))
                 .isInstanceOf(InvalidAccessTokenException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
     }
 
     @Test
@@ -357,10 +343,8 @@ class OAuthTokenVerifierIT {
         String token =
                 sign(claims().expirationTime(Date.from(now.minusSeconds(31))).build(), idpKey);
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.EXPIRED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.EXPIRED);
     }
 
     @Test
@@ -379,10 +363,8 @@ class OAuthTokenVerifierIT {
         String token =
                 sign(claims().notBeforeTime(Date.from(now.plusSeconds(120))).build(), idpKey);
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.NOT_YET_VALID);
+        assertThatAssertion(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.NOT_YET_VALID);
     }
 
     @Test
@@ -395,20 +377,16 @@ class OAuthTokenVerifierIT {
                         .build(),
                 idpKey);
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.REFRESH_AHEAD).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.MALFORMED);
     }
 
     @Test
     void verifyWhenAlgNoneThenUnsupported() {
         String token = new PlainJWT(claims().build()).serialize();
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.UNSUPPORTED);
         assertThat(requests).isEmpty();
     }
 
@@ -417,10 +395,8 @@ class OAuthTokenVerifierIT {
         String[] parts = new PlainJWT(claims().build()).serialize().split("\\.", -1);
         String token = parts[0] + "." + parts[1] + ".c2ln";
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.UNSUPPORTED);
     }
 
     @Test
@@ -428,20 +404,16 @@ class OAuthTokenVerifierIT {
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims().build());
         jwt.sign(new MACSigner(new byte[32]));
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, jwt.serialize()))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UNSUPPORTED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, jwt.serialize()))
+                .hasCode(ErrorCode.UNSUPPORTED);
         assertThat(requests).isEmpty();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "garbage", "a.b", "a.b.c.d", "!!.??.##", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.c2ln"})
     void verifyWhenGarbageThenMalformed(String token) {
-        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.MALFORMED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.MALFORMED);
         assertThat(requests).isEmpty();
     }
 
@@ -449,10 +421,8 @@ class OAuthTokenVerifierIT {
     void verifyWhenTokenOversizeThenLimitExceeded() {
         String token = "a".repeat(OAuthTokenVerifier.MAX_TOKEN_LENGTH + 1);
 
-        assertThatThrownBy(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.LIMIT_EXCEEDED);
+        assertThatAssertion(() -> verifier(JwksCacheMode.NONE).verify(Mode.DVID, token))
+                .hasCode(ErrorCode.LIMIT_EXCEEDED);
     }
 
     @Test
@@ -500,10 +470,7 @@ class OAuthTokenVerifierIT {
         assertThat(verifier.verify(Mode.DVID, sign(claims().build(), idpKey)).subject())
                 .isEqualTo("user0001");
         String other = sign(claims().audience("another-api").build(), idpKey);
-        assertThatThrownBy(() -> verifier.verify(Mode.DVID, other))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.WRONG_AUDIENCE);
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, other)).hasCode(ErrorCode.WRONG_AUDIENCE);
     }
 
     @ParameterizedTest
@@ -531,10 +498,7 @@ class OAuthTokenVerifierIT {
         String token = sign(claims().build(), idpKey);
         OAuthTokenVerifier verifier = verifier(mode);
 
-        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, token)).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     private long timerCount(String... tags) {
@@ -580,11 +544,8 @@ class OAuthTokenVerifierIT {
         String foreign = sign(claims().build(), otherKey);
 
         for (String bad : List.of(parts[0] + "." + forged + "." + parts[2], foreign, token + ".", "x" + token)) {
-            assertThatThrownBy(() -> verifier.verify(Mode.DVID, bad))
-                    .as(bad)
-                    .isInstanceOf(AssertionException.class)
-                    .extracting(OAuthTokenVerifierIT::codeOf)
-                    .isIn(ErrorCode.BAD_SIGNATURE, ErrorCode.MALFORMED);
+            assertThatAssertion(() -> verifier.verify(Mode.DVID, bad), "%s", bad)
+                    .hasCodeIn(ErrorCode.BAD_SIGNATURE, ErrorCode.MALFORMED);
         }
         assertThat(memoCount("hit")).isZero();
     }
@@ -600,10 +561,7 @@ class OAuthTokenVerifierIT {
         clock.set(now.plusSeconds(45)); // past exp, within the skew: verified in full again, accepted
         assertThat(verifier.verify(Mode.DVID, token).subject()).isEqualTo("user0001");
         clock.set(now.plusSeconds(71)); // past exp and the skew
-        assertThatThrownBy(() -> verifier.verify(Mode.DVID, token))
-                .isInstanceOf(AssertionException.class)
-                .extracting(OAuthTokenVerifierIT::codeOf)
-                .isEqualTo(ErrorCode.EXPIRED);
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, token)).hasCode(ErrorCode.EXPIRED);
         assertThat(memoCount("hit")).isZero();
         assertThat(memoCount("miss")).isEqualTo(2);
     }
