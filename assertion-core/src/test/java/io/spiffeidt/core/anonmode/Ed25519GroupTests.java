@@ -26,6 +26,9 @@ class Ed25519GroupTests {
 
     private static final Random RANDOM = new Random(20240521);
 
+    /** What {@link Point#decode} says of any encoding it refuses. */
+    private static final String NOT_A_POINT = "not a canonical edwards25519 point";
+
     /** RFC 8032 section 7.1: TEST 1, TEST 2, TEST 3, TEST 1024, TEST SHA(abc). */
     @ParameterizedTest
     @CsvSource({
@@ -194,8 +197,17 @@ class Ed25519GroupTests {
         byte[] negativeOrderTwo = littleEndian(Ed25519Reference.P.subtract(BigInteger.ONE));
         negativeOrderTwo[31] |= (byte) 0x80;
 
-        assertThatAssertion(() -> Point.decode(negativeIdentity)).isNotNull();
-        assertThatAssertion(() -> Point.decode(negativeOrderTwo)).isNotNull();
+        // x = 0 with the sign bit set: the same y without it is a valid point (the identity, and (0, -1))
+        assertThat(Point.decode(littleEndian(BigInteger.ONE)).isIdentity()).isTrue();
+        assertThat(Point.decode(littleEndian(Ed25519Reference.P.subtract(BigInteger.ONE)))
+                        .isSmallOrder())
+                .isTrue();
+        assertThatAssertion(() -> Point.decode(negativeIdentity))
+                .hasCode(ErrorCode.MALFORMED)
+                .hasMessageContaining(NOT_A_POINT);
+        assertThatAssertion(() -> Point.decode(negativeOrderTwo))
+                .hasCode(ErrorCode.MALFORMED)
+                .hasMessageContaining(NOT_A_POINT);
     }
 
     @Test
@@ -215,9 +227,15 @@ class Ed25519GroupTests {
 
     @Test
     void decodeWhenWrongLengthThenMalformed() {
-        assertThatAssertion(() -> Point.decode(new byte[31])).isNotNull();
-        assertThatAssertion(() -> Point.decode(new byte[33])).isNotNull();
-        assertThatAssertion(() -> Point.decode(null)).isNotNull();
+        assertThatAssertion(() -> Point.decode(new byte[31]))
+                .hasCode(ErrorCode.MALFORMED)
+                .hasMessageContaining(NOT_A_POINT);
+        assertThatAssertion(() -> Point.decode(new byte[33]))
+                .hasCode(ErrorCode.MALFORMED)
+                .hasMessageContaining(NOT_A_POINT);
+        assertThatAssertion(() -> Point.decode(null))
+                .hasCode(ErrorCode.MALFORMED)
+                .hasMessageContaining(NOT_A_POINT);
     }
 
     @Test
@@ -254,7 +272,9 @@ class Ed25519GroupTests {
         }
         assertThat(Scalar.decode(littleEndian(l.subtract(BigInteger.ONE))).toBigInteger())
                 .isEqualTo(l.subtract(BigInteger.ONE));
-        assertThatAssertion(() -> Scalar.decode(new byte[31])).isNotNull();
+        assertThatAssertion(() -> Scalar.decode(new byte[31]))
+                .hasCode(ErrorCode.MALFORMED)
+                .hasMessageContaining("scalar is not 32 bytes");
     }
 
     @Test
