@@ -24,6 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public abstract class VerifierContractTests {
 
+    /** The codes of a document refused before its contents are checked (shape, format, size). */
+    private static final EnumSet<ErrorCode> PARSE_CODES =
+            EnumSet.of(ErrorCode.MALFORMED, ErrorCode.UNSUPPORTED, ErrorCode.LIMIT_EXCEEDED);
+
     /** The negative cases each mode builds from its own valid document. */
     public enum ContractCase {
         TAMPERED_PAYLOAD,
@@ -72,8 +76,7 @@ public abstract class VerifierContractTests {
     @ParameterizedTest
     @MethodSource("garbage")
     void verifyWhenGarbageThenMalformed(String garbage) {
-        assertThatAssertion(() -> verify(garbage))
-                .hasCodeIn(EnumSet.of(ErrorCode.MALFORMED, ErrorCode.UNSUPPORTED, ErrorCode.LIMIT_EXCEEDED));
+        assertThatAssertion(() -> verify(garbage)).hasCodeIn(PARSE_CODES);
     }
 
     @Test
@@ -107,23 +110,26 @@ public abstract class VerifierContractTests {
         String valid = validDocument();
         assertThat(verify(valid)).as("the unchanged document verifies").isNotNull();
         Random random = new Random(42);
-        int checked = 0;
+        Set<ErrorCode> codes = EnumSet.noneOf(ErrorCode.class);
         for (int i = 0; i < 200; i++) {
             char[] chars = valid.toCharArray();
             int at = random.nextInt(chars.length);
             chars[at] = (char) (chars[at] ^ (1 + random.nextInt(63)));
             String flipped = new String(chars);
             assertThat(flipped).isNotEqualTo(valid);
-            assertThatAssertion(
-                    () -> verify(flipped),
-                    "flip at %d of %d (%s -> %s)",
-                    at,
-                    chars.length,
-                    valid.charAt(at),
-                    chars[at]);
-            checked++;
+            codes.add(assertThatAssertion(
+                            () -> verify(flipped),
+                            "flip at %d of %d (%s -> %s)",
+                            at,
+                            chars.length,
+                            valid.charAt(at),
+                            chars[at])
+                    .actual()
+                    .code());
         }
-        assertThat(checked).isEqualTo(200);
+        // not only the parser: some flips leave a well-formed document that the checks after
+        // parsing (signatures, proofs, names) must reject
+        assertThat(codes).as("codes of the rejected flips").containsAnyElementsOf(EnumSet.complementOf(PARSE_CODES));
     }
 
     /** Inputs no format accepts, including the other modes' shapes (cross-mode input). */
