@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
+import io.spiffeidt.testkit.Await;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,12 +37,8 @@ class IdModeResilienceIT extends EmbeddedStackIT {
         stack.workloadApi().rotate("subject-wl");
         stack.workloadApi().rotate("m-tier");
         X509Certificate expected = stack.workloadApi().current("m-tier").leaf();
-        X509Certificate seen = before;
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (!seen.equals(expected) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(100);
-            seen = client.serverLeaf("m-tier");
-        }
+        X509Certificate seen = Await.until(
+                () -> client.serverLeaf("m-tier"), expected::equals, Duration.ofSeconds(20), Duration.ofMillis(100));
         assertThat(seen).as("m-tier has the rotated SVID").isEqualTo(expected);
 
         for (int i = 0; i < 5; i++) {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.testkit.Await;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -69,11 +69,7 @@ class LsvidRotationIT extends EmbeddedStackIT {
     static X509Certificate awaitSvid(String workload) throws InterruptedException {
         X509Certificate expected = stack.workloadApi().current(workload).leaf();
         WorkloadIdentity identity = stack.context(workload).getBean(WorkloadIdentity.class);
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (!identity.svid().getLeaf().equals(expected) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(50);
-        }
-        assertThat(identity.svid().getLeaf())
+        assertThat(Await.until(() -> identity.svid().getLeaf(), expected::equals, Duration.ofSeconds(20)))
                 .as(workload + " uses its rotated SVID")
                 .isEqualTo(expected);
         return expected;

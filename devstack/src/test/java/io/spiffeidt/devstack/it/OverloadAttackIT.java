@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
+import io.spiffeidt.testkit.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -63,17 +64,21 @@ class OverloadAttackIT extends EmbeddedStackIT {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The balance, asked until the stack has room (the burst is over by then). */
+    /** The balance, asked until the stack has room (the burst is over by then); meanwhile only 503. */
     private static long balance(String token) throws InterruptedException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            Answer a = client.user(MODE, "balance", token, null);
-            if (a.status() == 200) {
-                return a.json().get("balance").asLong();
-            }
-            assertThat(a.status()).as(a.body()).isEqualTo(503);
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no balance after 50 attempts");
+        Answer a = Await.until(
+                () -> {
+                    Answer answer = client.user(MODE, "balance", token, null);
+                    assertThat(answer.status()).as(answer.body()).isIn(200, 503);
+                    return answer;
+                },
+                answer -> answer.status() == 200,
+                Duration.ofSeconds(10),
+                Duration.ofMillis(100));
+        assertThat(a.status())
+                .as("the balance once the burst is over: %s", a.body())
+                .isEqualTo(200);
+        return a.json().get("balance").asLong();
     }
 
     private static String code(String body) {

@@ -3,6 +3,7 @@ package io.spiffeidt.devstack.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.testkit.Await;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,12 +46,8 @@ class SvidRotationIT extends EmbeddedStackIT {
         X509Certificate expected = stack.workloadApi().current("m-tier").leaf();
         assertThat(expected).isNotEqualTo(before);
 
-        X509Certificate seen = before;
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (!seen.equals(expected) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(100);
-            seen = client.serverLeaf("m-tier");
-        }
+        X509Certificate seen = Await.until(
+                () -> client.serverLeaf("m-tier"), expected::equals, Duration.ofSeconds(20), Duration.ofMillis(100));
         assertThat(seen).as("m-tier serves the rotated SVID").isEqualTo(expected);
         assertThat(seen.getPublicKey()).isNotEqualTo(before.getPublicKey());
 

@@ -19,6 +19,7 @@ import io.spiffe.workloadapi.WorkloadApiClient;
 import io.spiffe.workloadapi.grpc.Workload;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.devstack.ca.DevCa;
+import io.spiffeidt.testkit.Await;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.spiffeidt.testkit.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -405,14 +406,19 @@ abstract class AccountRepositoryScenarios {
      */
     private void awaitASessionWaitingForALock(CompletableFuture<?> call) throws InterruptedException {
         JdbcClient jdbc = JdbcClient.create(dataSource);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (jdbc.sql(countSessionsWaitingForALock()).query(Long.class).single() == 0) {
-            assertThat(call)
-                    .as("the call must wait for the creating transaction")
-                    .isNotDone();
-            assertThat(System.nanoTime()).as("a session waits for the lock").isLessThan(deadline);
-            Thread.sleep(10);
-        }
+        long waiting = Await.until(
+                () -> {
+                    assertThat(call)
+                            .as("the call must wait for the creating transaction")
+                            .isNotDone();
+                    return jdbc.sql(countSessionsWaitingForALock())
+                            .query(Long.class)
+                            .single();
+                },
+                n -> n > 0,
+                Duration.ofSeconds(30),
+                Duration.ofMillis(10));
+        assertThat(waiting).as("sessions waiting for the lock").isPositive();
     }
 
     private static String newUser() {

@@ -26,6 +26,7 @@ import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.problem.ProblemDetailsAdvice;
+import io.spiffeidt.testkit.Await;
 import io.spiffeidt.testkit.MutableClock;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -38,6 +39,7 @@ import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -289,16 +291,18 @@ class OAuthTokenVerifierIT {
         String rotated = sign(claims().build(), next);
 
         // the refetch allowance is spent: the cache's own refresh (TTL 3 s) must bring the new key
-        String kid = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (kid == null && System.nanoTime() < deadline) {
-            try {
-                kid = verifier.verify(Mode.DVID, rotated).kid();
-            } catch (InvalidAccessTokenException e) {
-                assertThat(e.code()).isEqualTo(ErrorCode.UNTRUSTED_KEY);
-                Thread.sleep(250);
-            }
-        }
+        String kid = Await.until(
+                () -> {
+                    try {
+                        return verifier.verify(Mode.DVID, rotated).kid();
+                    } catch (InvalidAccessTokenException e) {
+                        assertThat(e.code()).isEqualTo(ErrorCode.UNTRUSTED_KEY);
+                        return null;
+                    }
+                },
+                Objects::nonNull,
+                Duration.ofSeconds(20),
+                Duration.ofMillis(250));
         assertThat(kid).isEqualTo("idp-next");
     }
 

@@ -3,6 +3,7 @@ package io.spiffeidt.support.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.spiffeidt.testkit.Await;
 import jakarta.servlet.FilterChain;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -250,9 +251,7 @@ class AdmissionFilterTests {
     }
 
     private static void awaitWaiting(AdmissionFilter filter) throws InterruptedException {
-        for (int i = 0; i < 500 && filter.waiting() == 0; i++) {
-            Thread.sleep(10);
-        }
-        assertThat(filter.waiting()).isEqualTo(1);
+        assertThat(Await.until(filter::waiting, n -> n != 0, Duration.ofSeconds(5), Duration.ofMillis(10)))
+                .isEqualTo(1);
     }
 }
