@@ -2,20 +2,22 @@
 # Closed-loop `balance` throughput of the same workloads on two deployments of one machine: the
 # embedded stack (DevStackMain, one JVM, the development Workload API) and Docker Compose (five
 # containers with one CPU each, real SPIRE, PostgreSQL, Prometheus; deploy/compose/offline.yaml).
-# Per pooling profile and mode: wrk keeps C connections busy with one user's `balance` for WARM
-# seconds (not measured), then for DURATION seconds (measured): requests/s, p50 and p99 (ms), non-2xx answers
-# and socket errors; the stack's CPU time per request (the JVM's, or the sum of the workload, IdP and
+# Per pooling profile: every mode's `balance` for WARM_ALL seconds in turn (the JIT of the shared
+# paths), then per mode: wrk keeps C connections busy with one user's `balance` for WARM seconds (not
+# measured), then for DURATION seconds (measured): requests/s, p50 and p99 (ms), non-2xx answers and
+# socket errors; the stack's CPU time per request (the JVM's, or the sum of the workload, IdP and
 # PostgreSQL containers') and its resident memory after the run; for Compose also each workload's
 # idle CPU with Prometheus scraping every 5 s and every 100 ms (the thesis' interval).
 # The generator runs on the same machine: measure on a quiet one and say what ran beside.
 #
 #   ./mvnw install -DskipTests && SPIRE_BIN=... deploy/compose-it/run.sh   # once: builds the images
 #   perf/scripts/compose-vs-embedded.sh [profile...]                        # default: pooled thesis
-#   C=8 WARM=20 DURATION=20 STACKS="embedded compose" MODES="lsvid dvid" perf/scripts/compose-vs-embedded.sh pooled
+#   C=8 WARM_ALL=30 WARM=20 DURATION=20 STACKS="embedded compose" MODES="lsvid dvid" perf/scripts/compose-vs-embedded.sh pooled
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 C=${C:-8}
 WARM=${WARM:-20}
+WARM_ALL=${WARM_ALL:-30}
 SECS=${DURATION:-20}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
 STACKS=${STACKS:-embedded compose}
@@ -68,6 +70,13 @@ run_modes() { # STACK PROFILE
   for mode in $MODES; do
     curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "$sub_url/api/$mode/mint" \
       || curl -sf -o /dev/null --max-time 60 -X POST -H "Authorization: Bearer $token" "$sub_url/api/$mode/mint"
+  done
+  # every mode warms the JIT first: the code paths the modes share (TLS, HTTP, JSON) would
+  # otherwise be compiled during the first mode's measurement and make it look slow
+  for mode in $MODES; do
+    WRK_TOKEN=$token wrk -t2 -c"$C" -d"${WARM_ALL}s" -s "$work/post.lua" "$sub_url/api/$mode/balance" > /dev/null
+  done
+  for mode in $MODES; do
     WRK_TOKEN=$token wrk -t2 -c"$C" -d"${WARM}s" -s "$work/post.lua" "$sub_url/api/$mode/balance" > /dev/null
     cpu0=$(cpu_ms)
     out=$(WRK_TOKEN=$token wrk -t2 -c"$C" -d"${SECS}s" --timeout 10s --latency -s "$work/post.lua" "$sub_url/api/$mode/balance")
