@@ -1,5 +1,6 @@
 package io.spiffeidt.perf.gatling;
 
+import io.spiffeidt.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -90,22 +91,25 @@ final class StackProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the stack", e);
         }
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (Files.readString(log).contains("SPIFFE-IdT devstack is up")) {
-                    return;
-                }
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("the stack exited with " + process.exitValue() + ", see " + log);
-                }
-                Thread.sleep(250);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        Process started = process;
+        boolean up;
+        try {
+            up = Await.until(
+                    () -> Files.readString(log).contains("SPIFFE-IdT devstack is up"),
+                    said -> said || !started.isAlive(),
+                    Duration.ofMinutes(3),
+                    Duration.ofMillis(250));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (up) {
+            return;
+        }
+        if (!started.isAlive()) {
+            throw new IllegalStateException("the stack exited with " + started.exitValue() + ", see " + log);
         }
         stop();
         throw new IllegalStateException("the stack did not start within 3 minutes, see " + log);
