@@ -54,7 +54,7 @@ public class OperationMetricsAutoConfiguration {
 
     /**
      * Histogram buckets for {@code spiffeidt.*} and the HTTP server and client timers: fixed
-     * boundaries a factor of two apart ({@link #TIMER_BUCKETS_SECONDS}, {@link #SIZE_BUCKETS_BYTES}),
+     * boundaries a factor of two apart ({@link #TIMER_BUCKETS_NANOS}, {@link #SIZE_BUCKETS_BYTES}),
      * which is what the dashboard's {@code histogram_quantile} and the report's estimates read.
      * Micrometer's default percentile histogram gave 69 buckets per timer and 276 per size summary,
      * and client-side percentiles three more series per meter that nothing read: a scrape of
@@ -73,19 +73,18 @@ public class OperationMetricsAutoConfiguration {
                     return config;
                 }
                 boolean timer = id.getType() == Meter.Type.TIMER || id.getType() == Meter.Type.LONG_TASK_TIMER;
-                double[] boundaries = timer ? nanos(TIMER_BUCKETS_SECONDS) : SIZE_BUCKETS_BYTES.clone();
                 return DistributionStatisticConfig.builder()
                         .percentilesHistogram(false)
                         .percentiles(new double[0])
-                        .serviceLevelObjectives(boundaries)
+                        .serviceLevelObjectives(timer ? TIMER_BUCKETS_NANOS : SIZE_BUCKETS_BYTES)
                         .build()
                         .merge(config);
             }
         };
     }
 
-    /** Timer bucket boundaries: 100 µs to about 13 s, each twice the one before (18 buckets). */
-    static final double[] TIMER_BUCKETS_SECONDS = powersOfTwo(0.0001, 18);
+    /** Timer bucket boundaries in nanoseconds: 100 µs to about 13 s, each twice the one before (18). */
+    static final double[] TIMER_BUCKETS_NANOS = powersOfTwo(100_000, 18);
 
     /** Size bucket boundaries: 128 B to 1 MiB, each twice the one before (14 buckets). */
     static final double[] SIZE_BUCKETS_BYTES = powersOfTwo(128, 14);
@@ -96,14 +95,6 @@ public class OperationMetricsAutoConfiguration {
             b[i] = first * Math.pow(2, i);
         }
         return b;
-    }
-
-    private static double[] nanos(double[] seconds) {
-        double[] n = new double[seconds.length];
-        for (int i = 0; i < seconds.length; i++) {
-            n[i] = seconds[i] * 1e9;
-        }
-        return n;
     }
 
     /**
