@@ -100,22 +100,13 @@ log "walk-through (user0001), profile thesis"
 walk_through user0001
 
 # --- resources: each container's CPU (cgroup cpuacct, ms) and memory (docker stats) ---
-cpu_ms() { # CONTAINER -> CPU time in ms since start (cgroup v1 or v2)
-  local id f
-  id=$(docker inspect -f '{{.Id}}' "$1")
-  for f in "/sys/fs/cgroup/cpuacct/docker/$id/cpuacct.usage" "/sys/fs/cgroup/cpu,cpuacct/docker/$id/cpuacct.usage"; do
-    [ -r "$f" ] && { echo $(($(cat "$f") / 1000000)); return; }
-  done
-  for f in "/sys/fs/cgroup/system.slice/docker-$id.scope/cpu.stat" "/sys/fs/cgroup/docker/$id/cpu.stat"; do
-    [ -r "$f" ] && { echo $(($(awk '$1 == "usage_usec" {print $2}' "$f") / 1000)); return; }
-  done
-  echo 0
-}
+# shellcheck source=../lib/cgroup.sh
+source "$root_dir/deploy/lib/cgroup.sh"
 containers=(spiffeidt-subject-wl-1 spiffeidt-asserting-wl-1 spiffeidt-m-tier-1 spiffeidt-target-wl-1 spiffeidt-idp-1
   spiffeidt-postgres-1 spiffeidt-prometheus-1 spiffeidt-spire-server-1 spiffeidt-spire-agent-1)
 snapshot() { # FILE: container cpu_ms mem (the CPU times read together, then the memory of all at once)
   local c
-  for c in "${containers[@]}"; do echo "$c $(cpu_ms "$c")"; done | sort > "$1.cpu"
+  for c in "${containers[@]}"; do echo "$c $(container_cpu_ms "$c")"; done | sort > "$1.cpu"
   docker stats --no-stream --format '{{.Name}} {{.MemUsage}}' "${containers[@]}" | awk '{print $1, $2}' | sort > "$1.mem"
   join "$1.cpu" "$1.mem" > "$1"
 }

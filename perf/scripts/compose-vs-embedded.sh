@@ -33,6 +33,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# shellcheck source=../../deploy/lib/cgroup.sh
+source deploy/lib/cgroup.sh
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 cat > "$work/post.lua" << 'EOF'
 wrk.method = "POST"
@@ -45,13 +47,8 @@ cpu_ms() {
     awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$stack_pid/stat"
     return
   fi
-  local c id sum=0 f
-  for c in $cpu_containers; do
-    id=$(docker inspect -f '{{.Id}}' "spiffeidt-$c-1")
-    for f in "/sys/fs/cgroup/cpuacct/docker/$id/cpuacct.usage" "/sys/fs/cgroup/cpu,cpuacct/docker/$id/cpuacct.usage"; do
-      [ -r "$f" ] && sum=$((sum + $(cat "$f") / 1000000)) && break
-    done
-  done
+  local c sum=0
+  for c in $cpu_containers; do sum=$((sum + $(container_cpu_ms "spiffeidt-$c-1"))); done
   echo "$sum"
 }
 rss_mb() {
