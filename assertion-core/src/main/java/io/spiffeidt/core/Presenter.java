@@ -1,7 +1,5 @@
 package io.spiffeidt.core;
 
-import io.spiffeidt.core.internal.PublicKeys;
-import io.spiffeidt.core.internal.X509Svids;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.util.Objects;
@@ -31,7 +29,7 @@ public record Presenter(SpiffeId id, PublicKey key) {
      *     exactly one SPIFFE ID
      */
     public static Presenter of(X509Certificate peerLeaf) {
-        return new Presenter(X509Svids.spiffeId(peerLeaf), peerLeaf.getPublicKey());
+        return new Presenter(SpiffeId.fromX509Svid(peerLeaf), peerLeaf.getPublicKey());
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.spiffeidt.core;
 
-import io.spiffeidt.core.internal.X509Svids;
+import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -17,6 +19,7 @@ public record SpiffeId(String trustDomain, String path) {
 
     private static final String PREFIX = "spiffe://";
     private static final int MAX_LENGTH = 2048;
+    private static final int SAN_URI = 6;
 
     /**
      * The SPIFFE ID of an X.509-SVID: the certificate's single URI SAN. Reads the name only; it
@@ -26,7 +29,30 @@ public record SpiffeId(String trustDomain, String path) {
      *     exactly one URI SAN and it is a SPIFFE ID
      */
     public static SpiffeId fromX509Svid(X509Certificate certificate) {
-        return X509Svids.spiffeId(certificate);
+        try {
+            Collection<List<?>> sans = certificate.getSubjectAlternativeNames();
+            String uri = null;
+            int count = 0;
+            if (sans != null) {
+                for (List<?> san : sans) {
+                    if (san.size() >= 2 && Integer.valueOf(SAN_URI).equals(san.get(0))) {
+                        uri = String.valueOf(san.get(1));
+                        count++;
+                    }
+                }
+            }
+            if (count != 1) {
+                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "certificate must carry exactly one URI SAN");
+            }
+            return parse(uri);
+        } catch (CertificateParsingException e) {
+            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unreadable subject alternative names");
+        } catch (AssertionException e) {
+            if (e.code() == ErrorCode.MALFORMED) {
+                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "URI SAN is not a SPIFFE ID");
+            }
+            throw e;
+        }
     }
 
     /**

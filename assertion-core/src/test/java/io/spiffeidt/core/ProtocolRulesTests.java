@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.jws.CompactJws;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.CompactJws;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.OperationMetrics;

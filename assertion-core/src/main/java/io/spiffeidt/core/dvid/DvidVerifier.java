@@ -12,6 +12,7 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Claims;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -5,6 +5,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.internal.OAuthMessage;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.core.zkp.RsaSignatureProof;
 import io.spiffeidt.core.zkp.ZkProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;

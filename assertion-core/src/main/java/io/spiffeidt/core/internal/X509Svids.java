@@ -28,7 +28,6 @@ import java.util.Set;
  */
 public final class X509Svids {
 
-    private static final int SAN_URI = 6;
     private static final int KU_DIGITAL_SIGNATURE = 0;
     private static final int KU_KEY_CERT_SIGN = 5;
     private static final int KU_CRL_SIGN = 6;
@@ -92,30 +91,7 @@ public final class X509Svids {
      * @throws AssertionException {@link ErrorCode#UNTRUSTED_KEY} if there is not exactly one
      */
     public static SpiffeId spiffeId(X509Certificate cert) {
-        try {
-            Collection<List<?>> sans = cert.getSubjectAlternativeNames();
-            String uri = null;
-            int count = 0;
-            if (sans != null) {
-                for (List<?> san : sans) {
-                    if (san.size() >= 2 && Integer.valueOf(SAN_URI).equals(san.get(0))) {
-                        uri = String.valueOf(san.get(1));
-                        count++;
-                    }
-                }
-            }
-            if (count != 1) {
-                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "certificate must carry exactly one URI SAN");
-            }
-            return SpiffeId.parse(uri);
-        } catch (java.security.cert.CertificateParsingException e) {
-            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unreadable subject alternative names");
-        } catch (AssertionException e) {
-            if (e.code() == ErrorCode.MALFORMED) {
-                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "URI SAN is not a SPIFFE ID");
-            }
-            throw e;
-        }
+        return SpiffeId.fromX509Svid(cert);
     }
 
     /**

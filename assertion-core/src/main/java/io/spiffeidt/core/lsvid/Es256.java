@@ -2,8 +2,8 @@ package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.PublicKeys;
 import io.spiffeidt.core.internal.P256;
-import io.spiffeidt.core.internal.PublicKeys;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.KeyFactory;

@@ -4,7 +4,6 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.internal.Jwks;
 import io.spiffeidt.core.internal.OAuthMessage;
 import java.security.Provider;

@@ -21,6 +21,7 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.VerifierContractTests;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.core.zkp.ZkProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,7 @@ package io.spiffeidt.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.Presenter;
+import io.spiffeidt.core.PublicKeys;
 import io.spiffeidt.core.SpiffeId;
 import java.math.BigInteger;
 import java.security.KeyFactory;

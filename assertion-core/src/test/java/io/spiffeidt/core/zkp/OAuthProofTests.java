@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.internal.Jwks;

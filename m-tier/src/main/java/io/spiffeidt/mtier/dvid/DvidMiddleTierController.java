@@ -2,7 +2,7 @@ package io.spiffeidt.mtier.dvid;
 
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
 import io.spiffeidt.support.SpiffeIdtProperties;

@@ -1,9 +1,9 @@
 package io.spiffeidt.subject.dvid;
 
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.CompactJws;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;

@@ -6,7 +6,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;

@@ -2,8 +2,8 @@ package io.spiffeidt.targetwl.idmode;
 
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;

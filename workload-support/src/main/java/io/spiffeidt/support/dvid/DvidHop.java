@@ -1,6 +1,5 @@
 package io.spiffeidt.support.dvid;
 
-import io.spiffeidt.core.CompactJws;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
@@ -10,9 +9,10 @@ import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
 import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.DvidVerifier;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.jws.CompactJws;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;

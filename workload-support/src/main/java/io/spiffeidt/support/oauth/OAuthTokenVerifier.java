@@ -191,7 +191,7 @@ public class OAuthTokenVerifier implements Closeable {
     /**
      * The RS256 key {@code kid} ({@code ""} for any) of an allow-listed issuer, from its JWKS (cached
      * per {@code jwks-cache}); what a proof about the issuer's token is checked with. Usable as an
-     * {@link io.spiffeidt.core.dvid.IdpKeyResolver}.
+     * {@link io.spiffeidt.core.zkp.IdpKeyResolver}.
      *
      * @throws AssertionException UNKNOWN_ISSUER, UNTRUSTED_KEY (no such key), UPSTREAM_UNAVAILABLE
      */

@@ -10,7 +10,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.dvid.IdpKeyResolver;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.metrics.OperationMetrics;

@@ -59,9 +59,9 @@ public final class TestOAuthIssuer implements AutoCloseable {
     }
 
     /** This issuer's signing key as a verifier resolves it from the JWKS (for introspection proofs). */
-    public io.spiffeidt.core.dvid.IdpKeyResolver idpKeys() {
+    public io.spiffeidt.core.zkp.IdpKeyResolver idpKeys() {
         try {
-            return io.spiffeidt.core.dvid.IdpKeyResolver.of(
+            return io.spiffeidt.core.zkp.IdpKeyResolver.of(
                     issuer, java.util.Map.of(key.getKeyID(), key.toRSAPublicKey()));
         } catch (JOSEException e) {
             throw new IllegalStateException(e);

@@ -1,5 +1,7 @@
-package io.spiffeidt.core;
+package io.spiffeidt.core.jws;
 
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
 import java.util.Collections;

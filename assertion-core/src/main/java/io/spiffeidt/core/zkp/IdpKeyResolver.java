@@ -1,4 +1,4 @@
-package io.spiffeidt.core.dvid;
+package io.spiffeidt.core.zkp;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;

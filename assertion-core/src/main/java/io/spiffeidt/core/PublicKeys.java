@@ -1,11 +1,11 @@
-package io.spiffeidt.core.internal;
+package io.spiffeidt.core;
 
 import java.security.PublicKey;
 import java.util.Arrays;
 
 /**
  * The one comparison of public keys in the core: same algorithm and the same encoded
- * SubjectPublicKeyInfo bytes, whatever provider built either key. Not API.
+ * SubjectPublicKeyInfo bytes, whatever provider built either key.
  *
  * <p>Thread safety: stateless.
  */
