@@ -1,9 +1,9 @@
 package io.spiffeidt.asserting.anonmode;
 
-import io.spiffeidt.asserting.config.AssertingProperties;
-import io.spiffeidt.asserting.config.AssertingProperties.ZkpTiming;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.asserting.introspection.ZkpTiming;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -22,12 +22,11 @@ public class AnonModeAssertingConfiguration {
             havingValue = "memory",
             matchIfMissing = true)
     IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
-            Clock clock, AssertingProperties properties, AnonModeAssertingProperties anonMode) {
+            Clock clock, IntrospectionProperties properties, AnonModeAssertingProperties anonMode) {
         if (anonMode.zkp() == ZkpTiming.OFF) {
-            throw new IllegalStateException("spiffeidt.asserting.anon-mode.zkp=off is not supported: "
+            throw new IllegalStateException("spiffeidt.anon-mode.zkp=off is not supported: "
                     + "introspection is what binds an Anon-Mode root to this workload");
         }
-        return new InMemoryIntrospectionStore<>(
-                clock, properties.introspection().maxEntries());
+        return new InMemoryIntrospectionStore<>(clock, properties.maxEntries());
     }
 }

@@ -1,7 +1,7 @@
 package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.asserting.config.AssertingProperties;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
@@ -27,18 +27,17 @@ public class DvidAssertingConfiguration {
     private static final Logger log = LoggerFactory.getLogger(DvidAssertingConfiguration.class);
 
     @Bean
-    DvidSigningKey dvidSigningKey(AssertingProperties properties) {
-        DvidSigningKey key = DvidSigningKey.loadOrGenerate(properties.dvid().keyPath());
+    DvidSigningKey dvidSigningKey(DvidAssertingProperties properties) {
+        DvidSigningKey key = DvidSigningKey.loadOrGenerate(properties.keyPath());
         log.info("DVID signing key: {}", key);
         return key;
     }
 
     @Bean
-    DvidSettings dvidSettings(DvidHop hop, DvidSigningKey key, AssertingProperties properties) {
+    DvidSettings dvidSettings(DvidHop hop, DvidSigningKey key, DvidAssertingProperties properties) {
         DvidAlgorithm algorithm =
                 "RSA".equals(key.publicKey().getAlgorithm()) ? DvidAlgorithm.RS256 : DvidAlgorithm.ES256;
-        return hop.mintingSettings(
-                algorithm, properties.dvid().lifetime(), properties.dvid().zkpRounds());
+        return hop.mintingSettings(algorithm, properties.lifetime(), properties.zkpRounds());
     }
 
     @Bean
@@ -54,7 +53,7 @@ public class DvidAssertingConfiguration {
             DvidSigningKey key,
             OAuthTokenVerifier oauth) {
         String kid = minter.keyId();
-        // embedded proofs (spiffeidt.asserting.dvid.embed-zkp) are checked against the IdP's JWKS
+        // embedded proofs (spiffeidt.dvid.embed-zkp) are checked against the IdP's JWKS
         return new DvidVerifier(
                 settings,
                 provider.provider(),
@@ -72,8 +71,7 @@ public class DvidAssertingConfiguration {
             name = "spiffeidt.asserting.introspection.store",
             havingValue = "memory",
             matchIfMissing = true)
-    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, AssertingProperties properties) {
-        return new InMemoryIntrospectionStore<>(
-                clock, properties.introspection().maxEntries());
+    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
+        return new InMemoryIntrospectionStore<>(clock, properties.maxEntries());
     }
 }

@@ -1,7 +1,7 @@
 package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.asserting.config.AssertingProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.asserting.introspection.ZkpTiming;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
@@ -53,7 +53,7 @@ public class DvidAssertingController {
     private final DvidVerifier verifier;
     private final IntrospectionStore<DvidIntrospectionEntry> store;
     private final OperationMetrics metrics;
-    private final AssertingProperties.Dvid settings;
+    private final DvidAssertingProperties settings;
     private final String jwks;
     private final SecureRandom random;
     private final Provider rsaProvider;
@@ -64,7 +64,7 @@ public class DvidAssertingController {
             DvidVerifier verifier,
             IntrospectionStore<DvidIntrospectionEntry> store,
             OperationMetrics metrics,
-            AssertingProperties properties,
+            DvidAssertingProperties properties,
             DvidSigningKey key,
             SignatureProvider crypto) {
         this.random = crypto.secureRandom();
@@ -74,7 +74,7 @@ public class DvidAssertingController {
         this.verifier = verifier;
         this.store = store;
         this.metrics = metrics;
-        this.settings = properties.dvid();
+        this.settings = properties;
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
 
@@ -85,7 +85,7 @@ public class DvidAssertingController {
         String accessToken = request.accessToken();
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
         OAuthProof proof = null;
-        if (settings.zkp() == AssertingProperties.ZkpTiming.AT_MINT) {
+        if (settings.zkp() == ZkpTiming.AT_MINT) {
             proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(accessToken, oauth));
         }
         DvidMintRequest mintRequest =
@@ -95,7 +95,7 @@ public class DvidAssertingController {
         }
         DvidMintRequest finalRequest = mintRequest;
         Dvid dvid = metrics.time(MODE, Operation.MINT, () -> minter.mint(finalRequest));
-        String pending = settings.zkp() == AssertingProperties.ZkpTiming.LAZY ? accessToken : null;
+        String pending = settings.zkp() == ZkpTiming.LAZY ? accessToken : null;
         store.put(dvid.jti(), new DvidIntrospectionEntry(proof, pending), dvid.expiresAt());
         metrics.recordDocumentSize(MODE, 1, dvid.token().length());
         log.debug("minted DVID for {} (caller {})", oauth.subject(), caller.id());

@@ -1,7 +1,7 @@
 package io.spiffeidt.asserting.idmode;
 
-import io.spiffeidt.asserting.config.AssertingProperties;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -17,8 +17,8 @@ public class IdModeAssertingConfiguration {
             name = "spiffeidt.asserting.introspection.store",
             havingValue = "memory",
             matchIfMissing = true)
-    IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(Clock clock, AssertingProperties properties) {
-        return new InMemoryIntrospectionStore<>(
-                clock, properties.introspection().maxEntries());
+    IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
+            Clock clock, IntrospectionProperties properties) {
+        return new InMemoryIntrospectionStore<>(clock, properties.maxEntries());
     }
 }

@@ -1,7 +1,7 @@
 package io.spiffeidt.asserting.idmode;
 
-import io.spiffeidt.asserting.config.AssertingProperties.ZkpTiming;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.asserting.introspection.ZkpTiming;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;

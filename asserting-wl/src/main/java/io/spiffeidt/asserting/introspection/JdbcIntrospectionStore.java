@@ -24,7 +24,7 @@ import org.flywaydb.core.Flyway;
  * instance reads and writes only its {@code kind}. Expired entries are never returned and are
  * deleted at most once per purge interval, on a write.
  *
- * <p>With {@code spiffeidt.asserting.dvid.zkp: lazy} the pending OAuth token of an entry is kept in
+ * <p>With {@code spiffeidt.dvid.zkp: lazy} the pending OAuth token of an entry is kept in
  * the database until its proof is made (the replicas must be able to make it).
  *
  * <p>Thread safety: thread safe (one connection from the pool per call).

@@ -34,7 +34,7 @@ class AnonModeOriginalCompatibleIT extends EmbeddedStackIT {
         startStack(DevStackSettings.ephemeral()
                 .withProperty("spiffeidt.verification.profile", "original-compatible")
                 .withWorkloadProperty("subject-wl", "spiffeidt.anon-mode.include-iid", "true")
-                .withWorkloadProperty("m-tier", "spiffeidt.mtier.anon-mode.extend", "false"));
+                .withWorkloadProperty("m-tier", "spiffeidt.anon-mode.extend", "false"));
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.spiffeidt.asserting.config.AssertingProperties;
+import io.spiffeidt.asserting.dvid.DvidAssertingProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.JdbcIntrospectionProperties;
 import io.spiffeidt.asserting.introspection.JdbcIntrospectionStore;
@@ -10,8 +10,10 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.ca.DevCa;
 import io.spiffeidt.devstack.workloadapi.DevWorkloadApi;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.client.PoolingProperties;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.oauth.OAuthProperties;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -101,41 +103,40 @@ class DeploymentEnvironmentIT {
 
     /** What each variable of the deployment files sets, read back from the running workload. */
     private static final Map<String, Effect> EFFECTS = Map.ofEntries(
-            Map.entry("SPIFFEIDT_TRUST_DOMAIN", new Effect("spiffeidt.trust-domain", c -> spiffeidt(c)
+            Map.entry("SPIFFEIDT_TRUST_DOMAIN", new Effect("spiffeidt.trust-domain", c -> identity(c)
                     .trustDomain())),
             Map.entry(
                     "SPIFFEIDT_OAUTH_ISSUERS_0_ISSUER",
-                    new Effect(
-                            "spiffeidt.oauth.issuers[0].issuer",
-                            c -> spiffeidt(c).oauth().issuers().get(0).issuer())),
+                    new Effect("spiffeidt.oauth.issuers[0].issuer", c -> c.getBean(OAuthProperties.class)
+                            .issuers()
+                            .get(0)
+                            .issuer())),
             Map.entry(
                     "SPIFFEIDT_OAUTH_ISSUERS_0_AUDIENCE",
-                    new Effect(
-                            "spiffeidt.oauth.issuers[0].audience",
-                            c -> spiffeidt(c).oauth().issuers().get(0).audience())),
-            Map.entry("SPIFFEIDT_POOLING_PROFILE", new Effect("spiffeidt.pooling.profile", c -> spiffeidt(c)
-                    .pooling()
+                    new Effect("spiffeidt.oauth.issuers[0].audience", c -> c.getBean(OAuthProperties.class)
+                            .issuers()
+                            .get(0)
+                            .audience())),
+            Map.entry("SPIFFEIDT_POOLING_PROFILE", new Effect("spiffeidt.pooling.profile", c -> c.getBean(
+                            PoolingProperties.class)
                     .profile())),
-            Map.entry("SPIFFEIDT_OAUTH_JWKS_CACHE", new Effect("spiffeidt.oauth.jwks-cache", c -> spiffeidt(c)
-                    .oauth()
+            Map.entry("SPIFFEIDT_OAUTH_JWKS_CACHE", new Effect("spiffeidt.oauth.jwks-cache", c -> c.getBean(
+                            OAuthProperties.class)
                     .jwksCache())),
             Map.entry(
                     "SPIFFEIDT_WORKLOAD_API_INIT_TIMEOUT",
                     new Effect(
                             "spiffeidt.workload-api.init-timeout",
-                            c -> spiffeidt(c).workloadApi().initTimeout())),
-            Map.entry(
-                    "SPIFFEIDT_ENDPOINTS_ASSERTINGWL", new Effect("spiffeidt.endpoints.asserting-wl", c -> spiffeidt(c)
-                            .endpointOf(Role.ASSERTING_WL))),
-            Map.entry("SPIFFEIDT_ENDPOINTS_TARGETWL", new Effect("spiffeidt.endpoints.target-wl", c -> spiffeidt(c)
+                            c -> identity(c).workloadApi().initTimeout())),
+            Map.entry("SPIFFEIDT_ENDPOINTS_ASSERTINGWL", new Effect("spiffeidt.endpoints.asserting-wl", c -> identity(c)
+                    .endpointOf(Role.ASSERTING_WL))),
+            Map.entry("SPIFFEIDT_ENDPOINTS_TARGETWL", new Effect("spiffeidt.endpoints.target-wl", c -> identity(c)
                     .endpointOf(Role.TARGET_WL))),
-            Map.entry("SPIFFEIDT_ENDPOINTS_MTIER", new Effect("spiffeidt.endpoints.m-tier", c -> spiffeidt(c)
+            Map.entry("SPIFFEIDT_ENDPOINTS_MTIER", new Effect("spiffeidt.endpoints.m-tier", c -> identity(c)
                     .endpointOf(Role.M_TIER))),
-            Map.entry(
-                    "SPIFFEIDT_ASSERTING_DVID_KEY_PATH",
-                    new Effect(
-                            "spiffeidt.asserting.dvid.key-path",
-                            c -> c.getBean(AssertingProperties.class).dvid().keyPath())),
+            Map.entry("SPIFFEIDT_DVID_KEY_PATH", new Effect("spiffeidt.dvid.key-path", c -> c.getBean(
+                            DvidAssertingProperties.class)
+                    .keyPath())),
             Map.entry(
                     "SPIFFEIDT_ASSERTING_INTROSPECTION_STORE",
                     new Effect("spiffeidt.asserting.introspection.store", DeploymentEnvironmentIT::introspectionStore)),
@@ -200,7 +201,7 @@ class DeploymentEnvironmentIT {
                 .isEmpty();
 
         try (ConfigurableApplicationContext context = start(workload, variables)) {
-            assertThat(spiffeidt(context).workload()).isEqualTo(Role.fromWorkloadName(workload));
+            assertThat(identity(context).workload()).isEqualTo(Role.fromWorkloadName(workload));
             String port = context.getEnvironment().getProperty("local.management.port");
             HttpResponse<String> health = HTTP.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
@@ -243,8 +244,8 @@ class DeploymentEnvironmentIT {
         String h2 = "jdbc:h2:mem:" + workload + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
         out.replace("SPRING_DATASOURCE_URL", h2);
         out.replace("SPIFFEIDT_ASSERTING_INTROSPECTION_JDBC_URL", h2);
-        if (out.containsKey("SPIFFEIDT_ASSERTING_DVID_KEY_PATH")) {
-            out.put("SPIFFEIDT_ASSERTING_DVID_KEY_PATH", dvidKeyFile().toString());
+        if (out.containsKey("SPIFFEIDT_DVID_KEY_PATH")) {
+            out.put("SPIFFEIDT_DVID_KEY_PATH", dvidKeyFile().toString());
         }
         return out;
     }
@@ -286,8 +287,8 @@ class DeploymentEnvironmentIT {
         }
     }
 
-    private static SpiffeIdtProperties spiffeidt(ConfigurableApplicationContext context) {
-        return context.getBean(SpiffeIdtProperties.class);
+    private static IdentityProperties identity(ConfigurableApplicationContext context) {
+        return context.getBean(IdentityProperties.class);
     }
 
     /** {@code jdbc} when every introspection store of asserting-wl is the JDBC one. */

@@ -16,8 +16,8 @@ class DvidEmbeddedProofIT extends EmbeddedStackIT {
 
     @BeforeAll
     static void start() {
-        startStack(DevStackSettings.ephemeral()
-                .withWorkloadProperty("asserting-wl", "spiffeidt.asserting.dvid.embed-zkp", "true"));
+        startStack(
+                DevStackSettings.ephemeral().withWorkloadProperty("asserting-wl", "spiffeidt.dvid.embed-zkp", "true"));
     }
 
     @Test

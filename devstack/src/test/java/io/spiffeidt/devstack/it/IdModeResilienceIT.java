@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * ID-Mode when things change under a running system: the presenting workloads rotate their SVIDs
  * (the next hop binds the presenter by key, so the key a layer is signed with must be the key of
  * the connection it travels on), and, with the target's introspection switched off ({@code
- * spiffeidt.target.id-mode.introspect: false}), the asserting workload goes away: documents already
+ * spiffeidt.id-mode.introspect: false}), the asserting workload goes away: documents already
  * minted keep serving, since nothing after the mint calls it.
  */
 class IdModeResilienceIT extends EmbeddedStackIT {
@@ -24,7 +24,7 @@ class IdModeResilienceIT extends EmbeddedStackIT {
     @BeforeAll
     static void start() {
         startStack(DevStackSettings.ephemeral()
-                .withWorkloadProperty("target-wl", "spiffeidt.target.id-mode.introspect", "false"));
+                .withWorkloadProperty("target-wl", "spiffeidt.id-mode.introspect", "false"));
     }
 
     @Test

@@ -23,23 +23,24 @@ import org.springframework.validation.annotation.Validated;
  *
  * <p>Thread safety: immutable.
  *
- * @param users number of test users {@code user0001}...; default 100
- * @param password the password of every test user; default {@code password}. A value starting with
- *     a Spring Security encoding id ({@code {bcrypt}...}) is taken as already encoded, any other
- *     value as plain text ({@code {noop}}: the password is public, and {@code /dev/token} must stay
- *     cheap under load)
+ * @param users number of test users {@code user0001}...
+ * @param password the password of every test user. A value that starts with a Spring Security
+ *     encoding id in braces (bcrypt, ...) is taken as already encoded, any other value as plain text
+ *     (noop: the password is public, and {@code /dev/token} must stay cheap under load)
  * @param issuer the issuer identifier; unset (the default) means {@code http://127.0.0.1:<port>}
  *     with the port the server actually listens on, known once it has started (so
  *     {@code server.port=0} works). Set it when clients reach the IdP by another name (a container
  *     name, a Kubernetes Service). Absolute {@code http}/{@code https} URI without path, query or
  *     fragment, because the endpoints are served at the root
- * @param audience the {@code aud} of access tokens; default {@code spiffeidt}
- * @param accessTokenTtl lifetime of access tokens; default 3600 s
+ * @param audience the {@code aud} of access tokens
+ * @param accessTokenTtl lifetime of access tokens
  * @param signingKey a PEM file holding an unencrypted PKCS#8 RSA private key of at least 2048
  *     bits; unset (the default) means an RSA-2048 key generated at start-up
- * @param clients the OAuth clients by client id; default one public client {@code subject-wl}
- * @param devTokenClient the client id that tokens from {@code POST /dev/token} are issued to;
- *     default {@code subject-wl}; must be one of {@code clients}
+ * @param clients the OAuth clients by client id, each with its {@code redirect-uris}, {@code scopes}
+ *     and {@code post-logout-redirect-uris}; unset: one public client {@code subject-wl} with the
+ *     redirect and post-logout URIs of subject-wl's page on 127.0.0.1:8080
+ * @param devTokenClient the client id that tokens from {@code POST /dev/token} are issued to; must
+ *     be one of {@code clients}
  */
 @Validated
 @ConfigurationProperties("spiffeidt.idp")

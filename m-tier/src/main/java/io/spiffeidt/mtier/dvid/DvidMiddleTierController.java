@@ -2,13 +2,12 @@ package io.spiffeidt.mtier.dvid;
 
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.mtier.config.MiddleTierProperties;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
@@ -52,16 +51,16 @@ public class DvidMiddleTierController {
             DownstreamClients clients,
             OperationMetrics metrics,
             DvidHop hop,
-            MiddleTierProperties properties,
-            SpiffeIdtProperties common,
+            DvidMiddleTierProperties properties,
+            PoolingProperties pooling,
             OAuthTokenVerifier oauth) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
         // the proof is checked under the IdP key this workload resolves itself, never the answer's
         this.idpKeys = oauth::idpKey;
-        this.introspect = properties.dvid().introspect();
-        this.oneCall = introspect && common.pooling().remembersWork();
+        this.introspect = properties.introspect();
+        this.oneCall = introspect && pooling.remembersWork();
     }
 
     @PostMapping("/balance")

@@ -8,8 +8,8 @@ import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -42,11 +42,11 @@ public class IdModeSubjectFlow implements SubjectFlow {
     private final boolean keepVerified;
 
     public IdModeSubjectFlow(
-            DownstreamClients clients, OperationMetrics metrics, IdModeHop hop, SpiffeIdtProperties properties) {
+            DownstreamClients clients, OperationMetrics metrics, IdModeHop hop, PoolingProperties pooling) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
-        this.keepVerified = properties.pooling().remembersWork();
+        this.keepVerified = pooling.remembersWork();
     }
 
     @Override

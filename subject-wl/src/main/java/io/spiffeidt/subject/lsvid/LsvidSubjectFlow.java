@@ -10,8 +10,8 @@ import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.metrics.Operation;
@@ -46,11 +46,11 @@ public class LsvidSubjectFlow implements SubjectFlow {
     private final boolean keepDecoded;
 
     public LsvidSubjectFlow(
-            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, SpiffeIdtProperties properties) {
+            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, PoolingProperties pooling) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
-        this.keepDecoded = properties.pooling().remembersWork();
+        this.keepDecoded = pooling.remembersWork();
     }
 
     @Override

@@ -3,9 +3,9 @@ package io.spiffeidt.targetwl.dvid;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.dvid.DvidKeySet;
@@ -52,7 +52,7 @@ public class DvidTargetController {
             OperationMetrics metrics,
             AccountOperations accounts,
             DvidHop hop,
-            SpiffeIdtProperties common,
+            PoolingProperties pooling,
             SignatureProvider provider,
             OAuthTokenVerifier oauth,
             Clock clock) {
@@ -60,7 +60,7 @@ public class DvidTargetController {
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;
-        this.here = common.pooling().remembersWork()
+        this.here = pooling.remembersWork()
                 ? hop.verifier(new DvidKeySet(this::fetchKeys, provider.provider(), clock), oauth::idpKey)
                 : null;
     }

@@ -5,7 +5,7 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 /** The Anon-Mode hop of this workload. */
 @AutoConfiguration(
         after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
-@EnableConfigurationProperties(AnonModeProperties.class)
+@EnableConfigurationProperties({AnonModeProperties.class, PoolingProperties.class})
 public class AnonModeAutoConfiguration {
 
     /** This workload's Anon-Mode hop. */
@@ -32,15 +32,9 @@ public class AnonModeAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
             AnonModeProperties properties,
-            SpiffeIdtProperties spiffeIdt) {
+            PoolingProperties pooling) {
         AnonModeHop hop = new AnonModeHop(
-                identity,
-                provider,
-                profile,
-                limits,
-                timeRules,
-                properties.includeIid(),
-                spiffeIdt.pooling().remembersWork());
+                identity, provider, profile, limits, timeRules, properties.includeIid(), pooling.remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

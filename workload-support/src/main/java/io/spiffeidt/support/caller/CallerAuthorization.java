@@ -2,7 +2,7 @@ package io.spiffeidt.support.caller;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,14 +34,14 @@ public class CallerAuthorization implements HandlerInterceptor, HandlerMethodArg
 
     private static final Logger log = LoggerFactory.getLogger(CallerAuthorization.class);
 
-    private final SpiffeIdtProperties properties;
+    private final IdentityProperties properties;
     private final boolean enforce;
 
     /**
      * @param properties the configured IDs of the roles
      * @param enforce whether the interceptor checks {@link AllowedCallers} (true on the mTLS port)
      */
-    public CallerAuthorization(SpiffeIdtProperties properties, boolean enforce) {
+    public CallerAuthorization(IdentityProperties properties, boolean enforce) {
         this.properties = Objects.requireNonNull(properties, "properties");
         this.enforce = enforce;
     }

@@ -1,11 +1,13 @@
 package io.spiffeidt.support.caller;
 
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.IdentityProperties;
+import io.spiffeidt.support.server.WorkloadServerProperties;
 import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -17,13 +19,14 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  */
 @AutoConfiguration(after = SpiffeIdtAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties({IdentityProperties.class, WorkloadServerProperties.class})
 public class CallerAutoConfiguration {
 
     /** {@link AllowedCallers} enforcement (on the mTLS port) and {@link Caller} parameters. */
     @Bean
     @ConditionalOnMissingBean
-    public CallerAuthorization callerAuthorization(SpiffeIdtProperties properties) {
-        return new CallerAuthorization(properties, properties.server().mtls());
+    public CallerAuthorization callerAuthorization(IdentityProperties identity, WorkloadServerProperties server) {
+        return new CallerAuthorization(identity, server.mtls());
     }
 
     /** Registers the interceptor and the argument resolver. */

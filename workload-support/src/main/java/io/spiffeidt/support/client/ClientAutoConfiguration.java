@@ -1,8 +1,8 @@
 package io.spiffeidt.support.client;
 
 import io.spiffe.workloadapi.X509Source;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.X509SourceFactory;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
@@ -10,6 +10,7 @@ import io.spiffeidt.support.server.AdmissionProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.client.RestClient;
@@ -25,20 +26,23 @@ import org.springframework.web.client.RestClient;
             IdentityAutoConfiguration.class,
             OperationMetricsAutoConfiguration.class
         })
+@EnableConfigurationProperties({IdentityProperties.class, PoolingProperties.class})
 public class ClientAutoConfiguration {
 
     /** The outbound mTLS clients. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public DownstreamClients downstreamClients(
-            SpiffeIdtProperties properties,
+            IdentityProperties identity,
+            PoolingProperties pooling,
             X509Source source,
             X509SourceFactory factory,
             RestClient.Builder restClientBuilder,
             OperationMetrics metrics,
             ObjectProvider<AdmissionProperties> admission) {
         return new DownstreamClients(
-                properties,
+                identity,
+                pooling,
                 source,
                 factory,
                 restClientBuilder,

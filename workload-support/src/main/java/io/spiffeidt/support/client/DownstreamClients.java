@@ -5,7 +5,7 @@ import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SpiffeTls;
 import io.spiffeidt.support.identity.SvidPin;
@@ -78,7 +78,8 @@ public class DownstreamClients implements Closeable {
 
     private static final Logger log = LoggerFactory.getLogger(DownstreamClients.class);
 
-    private final SpiffeIdtProperties properties;
+    private final IdentityProperties identity;
+    private final PoolingProperties pooling;
     private final AdmissionProperties admission;
     private final X509Source source;
     private final X509SourceFactory freshSources;
@@ -94,19 +95,21 @@ public class DownstreamClients implements Closeable {
     private final List<CloseableHttpClient> toClose = new CopyOnWriteArrayList<>();
 
     /**
-     * @param properties IDs, endpoints, pooling settings; {@code workload} is the caller
+     * @param identity IDs and endpoints; {@code workload} is the caller
+     * @param pooling connection strategies and HTTP client limits
      * @param source the long-lived X.509 source (POOLED and NON_POOLED)
      * @param freshSources opens a source per request for NON_POOLED_FRESH_SOURCE
      * @param restClientBuilder template builder (Jackson converters, observation registry); cloned
      * @param metrics where {@code mtls_client_setup} goes
      */
     public DownstreamClients(
-            SpiffeIdtProperties properties,
+            IdentityProperties identity,
+            PoolingProperties pooling,
             X509Source source,
             X509SourceFactory freshSources,
             RestClient.Builder restClientBuilder,
             OperationMetrics metrics) {
-        this(properties, source, freshSources, restClientBuilder, metrics, AdmissionProperties.defaults());
+        this(identity, pooling, source, freshSources, restClientBuilder, metrics, AdmissionProperties.defaults());
     }
 
     /**
@@ -114,14 +117,16 @@ public class DownstreamClients implements Closeable {
      * downstream ({@link Deadline}).
      */
     public DownstreamClients(
-            SpiffeIdtProperties properties,
+            IdentityProperties identity,
+            PoolingProperties pooling,
             X509Source source,
             X509SourceFactory freshSources,
             RestClient.Builder restClientBuilder,
             OperationMetrics metrics,
             AdmissionProperties admission) {
         this.admission = Objects.requireNonNull(admission, "admission");
-        this.properties = Objects.requireNonNull(properties, "properties");
+        this.identity = Objects.requireNonNull(identity, "identity");
+        this.pooling = Objects.requireNonNull(pooling, "pooling");
         this.source = Objects.requireNonNull(source, "source");
         this.freshSources = Objects.requireNonNull(freshSources, "freshSources");
         this.restClientBuilder = Objects.requireNonNull(restClientBuilder, "restClientBuilder");
@@ -134,8 +139,7 @@ public class DownstreamClients implements Closeable {
      * @see PoolingTable#strategy
      */
     public ConnectionStrategy strategy(Mode mode, Role downstream) {
-        SpiffeIdtProperties.Pooling pooling = properties.pooling();
-        return PoolingTable.strategy(pooling.profile(), pooling.overrides(), properties.workload(), mode, downstream);
+        return PoolingTable.strategy(pooling.profile(), pooling.overrides(), identity.workload(), mode, downstream);
     }
 
     /**
@@ -153,12 +157,12 @@ public class DownstreamClients implements Closeable {
     }
 
     private DownstreamClient create(Mode mode, Role downstream) {
-        URI base = properties.endpointOf(downstream);
+        URI base = identity.endpointOf(downstream);
         if (!"https".equalsIgnoreCase(base.getScheme())) {
             throw new IllegalStateException(
                     "spiffeidt.endpoints." + downstream.workloadName() + " must be an https URL (SPIFFE mTLS)");
         }
-        SpiffeId expected = properties.idOf(downstream);
+        SpiffeId expected = identity.idOf(downstream);
         ConnectionStrategy strategy = strategy(mode, downstream);
         log.info("client {} -> {} ({}) uses {}", mode.pathSegment(), downstream.workloadName(), expected, strategy);
         DownstreamClient.Transport transport =
@@ -383,7 +387,6 @@ public class DownstreamClients implements Closeable {
     }
 
     private CloseableHttpClient httpClient(TlsSocketStrategy tls, boolean reuse) {
-        SpiffeIdtProperties.Pooling pooling = properties.pooling();
         Timeout connect = Timeout.of(pooling.connectTimeout());
         Timeout response = Timeout.of(pooling.responseTimeout());
         PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create()
@@ -441,7 +444,7 @@ public class DownstreamClients implements Closeable {
      */
     private HttpComponentsClientHttpRequestFactory requestFactory(CloseableHttpClient http) {
         HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(http);
-        long configured = properties.pooling().responseTimeout().toMillis();
+        long configured = pooling.responseTimeout().toMillis();
         factory.setHttpContextFactory((method, uri) -> {
             HttpClientContext context = HttpClientContext.create();
             Deadline.current().ifPresent(d -> {

@@ -1,8 +1,8 @@
 package io.spiffeidt.support.client;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.UnknownKeyException;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.UnknownKeyException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

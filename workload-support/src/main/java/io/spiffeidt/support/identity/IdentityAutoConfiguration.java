@@ -3,7 +3,6 @@ package io.spiffeidt.support.identity;
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import java.security.PrivateKey;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -11,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Bean;
  * {@link WorkloadIdentity} built on it. Only this concern touches the Workload API socket.
  */
 @AutoConfiguration(after = SpiffeIdtAutoConfiguration.class)
+@EnableConfigurationProperties(IdentityProperties.class)
 public class IdentityAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(IdentityAutoConfiguration.class);
@@ -25,8 +26,8 @@ public class IdentityAutoConfiguration {
     /** Opens Workload API sources on the configured socket. */
     @Bean
     @ConditionalOnMissingBean
-    public X509SourceFactory x509SourceFactory(SpiffeIdtProperties properties) {
-        SpiffeIdtProperties.WorkloadApi api = properties.workloadApi();
+    public X509SourceFactory x509SourceFactory(IdentityProperties properties) {
+        IdentityProperties.WorkloadApi api = properties.workloadApi();
         return new WorkloadApiX509SourceFactory(api.socket(), api.initTimeout());
     }
 
@@ -40,7 +41,7 @@ public class IdentityAutoConfiguration {
     /** This workload's identity. */
     @Bean
     @ConditionalOnMissingBean
-    public WorkloadIdentity workloadIdentity(X509Source source, SpiffeIdtProperties properties) {
+    public WorkloadIdentity workloadIdentity(X509Source source, IdentityProperties properties) {
         WorkloadIdentity identity = new WorkloadIdentity(source, properties);
         if (properties.workload() != null) {
             if (!identity.svidId().equals(identity.self())) {

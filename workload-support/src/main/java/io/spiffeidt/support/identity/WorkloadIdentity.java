@@ -8,7 +8,6 @@ import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -26,10 +25,10 @@ import java.util.Objects;
 public class WorkloadIdentity {
 
     private final X509Source source;
-    private final SpiffeIdtProperties properties;
+    private final IdentityProperties properties;
 
     /** Reads SVIDs and bundles from {@code source}; IDs from {@code properties}. */
-    public WorkloadIdentity(X509Source source, SpiffeIdtProperties properties) {
+    public WorkloadIdentity(X509Source source, IdentityProperties properties) {
         this.source = Objects.requireNonNull(source, "source");
         this.properties = Objects.requireNonNull(properties, "properties");
     }

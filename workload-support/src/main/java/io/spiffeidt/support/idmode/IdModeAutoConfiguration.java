@@ -5,18 +5,20 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The ID-Mode hop of this workload. */
 @AutoConfiguration(
         after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+@EnableConfigurationProperties(PoolingProperties.class)
 public class IdModeAutoConfiguration {
 
     /** This workload's ID-Mode hop: its verifier and the layers it signs. */
@@ -29,14 +31,8 @@ public class IdModeAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
-            SpiffeIdtProperties properties) {
-        IdModeHop hop = new IdModeHop(
-                identity,
-                provider,
-                profile,
-                limits,
-                timeRules,
-                properties.pooling().remembersWork());
+            PoolingProperties pooling) {
+        IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules, pooling.remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

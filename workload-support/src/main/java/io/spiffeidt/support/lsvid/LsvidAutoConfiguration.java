@@ -4,7 +4,8 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.VerificationProperties;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
@@ -13,11 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The LSVID hop of this workload and the version 1 issuer keys it trusts. */
 @AutoConfiguration(
         after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+@EnableConfigurationProperties({VerificationProperties.class, PoolingProperties.class})
 public class LsvidAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LsvidAutoConfiguration.class);
@@ -25,10 +28,9 @@ public class LsvidAutoConfiguration {
     /** The trusted version 1 LSVID issuer keys of {@code spiffeidt.verification.lsvid-v1-issuer-keys}. */
     @Bean
     @ConditionalOnMissingBean
-    public LsvidV1IssuerKeys lsvidV1IssuerKeys(SpiffeIdtProperties properties) {
-        LsvidV1IssuerKeys keys =
-                LsvidV1IssuerKeys.load(properties.verification().lsvidV1IssuerKeys());
-        if (!keys.keys().isEmpty() && properties.verification().profile() == VerificationProfile.STRICT) {
+    public LsvidV1IssuerKeys lsvidV1IssuerKeys(VerificationProperties verification) {
+        LsvidV1IssuerKeys keys = LsvidV1IssuerKeys.load(verification.lsvidV1IssuerKeys());
+        if (!keys.keys().isEmpty() && verification.profile() == VerificationProfile.STRICT) {
             log.warn(
                     "{} version 1 LSVID issuer key(s) configured but unused under the strict profile",
                     keys.keys().size());
@@ -50,14 +52,7 @@ public class LsvidAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
-            SpiffeIdtProperties properties) {
-        return new LsvidHop(
-                identity,
-                provider,
-                profile,
-                limits,
-                timeRules,
-                v1IssuerKeys,
-                properties.pooling().remembersWork());
+            PoolingProperties pooling) {
+        return new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, pooling.remembersWork());
     }
 }

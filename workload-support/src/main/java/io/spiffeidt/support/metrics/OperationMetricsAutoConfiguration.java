@@ -6,9 +6,9 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityProperties;
 import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -45,7 +45,7 @@ public class OperationMetricsAutoConfiguration {
 
     /** Common tags {@code workload} and {@code crypto.provider}. */
     @Bean
-    public MeterFilter spiffeIdtCommonTags(SpiffeIdtProperties properties, SignatureProvider signatureProvider) {
+    public MeterFilter spiffeIdtCommonTags(IdentityProperties properties, SignatureProvider signatureProvider) {
         String workload = properties.workload() == null
                 ? "unknown"
                 : properties.workload().workloadName();

@@ -1,13 +1,16 @@
 package io.spiffeidt.support.oauth;
 
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.zkp.VerifiedProofs;
+import io.spiffeidt.support.ProofMemoProperties;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.TokenMemoProperties;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
+import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -20,8 +23,26 @@ import org.springframework.context.annotation.Bean;
             CryptoAutoConfiguration.class,
             OperationMetricsAutoConfiguration.class
         })
-@EnableConfigurationProperties(TokenMemoProperties.class)
+@EnableConfigurationProperties({
+    OAuthProperties.class,
+    PoolingProperties.class,
+    TokenMemoProperties.class,
+    ProofMemoProperties.class
+})
 public class OAuthAutoConfiguration {
+
+    /**
+     * The memo of verified OAuth proofs (issue 13): {@code spiffeidt.proof-memo.max-entries} (10,000)
+     * for {@code spiffeidt.proof-memo.ttl} (5 minutes) each. Empty, so every use verifies the proof
+     * again as the original did, under the {@code thesis} pooling profile or with {@code
+     * spiffeidt.proof-memo.enabled=false}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public VerifiedProofs verifiedProofs(PoolingProperties pooling, ProofMemoProperties memo, Clock clock) {
+        boolean on = memo.enabled() && pooling.remembersWork();
+        return new VerifiedProofs(on ? memo.maxEntries() : 0, memo.ttl(), clock);
+    }
 
     /**
      * OAuth access token verification against the configured issuers, with the memo of verified
@@ -31,19 +52,20 @@ public class OAuthAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public OAuthTokenVerifier oauthTokenVerifier(
-            SpiffeIdtProperties properties,
+            OAuthProperties properties,
+            PoolingProperties pooling,
             TokenMemoProperties memo,
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics) {
-        boolean on = memo.enabled() && properties.pooling().remembersWork();
+        boolean on = memo.enabled() && pooling.remembersWork();
         return new OAuthTokenVerifier(
-                properties.oauth(),
+                properties,
                 timeRules,
                 signatureProvider,
                 metrics,
-                properties.pooling().connectTimeout(),
-                properties.pooling().responseTimeout(),
+                pooling.connectTimeout(),
+                pooling.responseTimeout(),
                 on ? memo.maxEntries() : 0,
                 memo.ttl());
     }

@@ -35,7 +35,6 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -104,12 +103,12 @@ public class OAuthTokenVerifier implements Closeable {
     private static final int JWKS_SIZE_LIMIT = 512 * 1024;
     private static final int MIN_RSA_BITS = 2048;
 
-    private final SpiffeIdtProperties.OAuth settings;
+    private final OAuthProperties settings;
     private final TimeRules timeRules;
     private final OperationMetrics metrics;
     private final ResourceRetriever retriever;
     private final java.security.Provider rsaProvider;
-    private final Map<String, SpiffeIdtProperties.Issuer> issuers;
+    private final Map<String, OAuthProperties.Issuer> issuers;
     private final Map<String, URL> jwksUrls = new ConcurrentHashMap<>();
     private final Map<String, JWKSource<Call>> sources = new ConcurrentHashMap<>();
     private final Map<String, DefaultJWTProcessor<Call>> processors = new ConcurrentHashMap<>();
@@ -130,7 +129,7 @@ public class OAuthTokenVerifier implements Closeable {
      * @param memoTtl how long a verified token is remembered at most
      */
     public OAuthTokenVerifier(
-            SpiffeIdtProperties.OAuth settings,
+            OAuthProperties settings,
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics,
@@ -144,8 +143,8 @@ public class OAuthTokenVerifier implements Closeable {
         this.rsaProvider = rsaProvider(Objects.requireNonNull(signatureProvider, "signatureProvider"));
         this.retriever = new DefaultResourceRetriever(
                 (int) connectTimeout.toMillis(), (int) readTimeout.toMillis(), JWKS_SIZE_LIMIT);
-        Map<String, SpiffeIdtProperties.Issuer> byName = new LinkedHashMap<>();
-        for (SpiffeIdtProperties.Issuer issuer : settings.issuers()) {
+        Map<String, OAuthProperties.Issuer> byName = new LinkedHashMap<>();
+        for (OAuthProperties.Issuer issuer : settings.issuers()) {
             byName.put(issuer.issuer(), issuer);
         }
         this.issuers = Map.copyOf(byName);
@@ -196,7 +195,7 @@ public class OAuthTokenVerifier implements Closeable {
      * @throws AssertionException UNKNOWN_ISSUER, UNTRUSTED_KEY (no such key), UPSTREAM_UNAVAILABLE
      */
     public RSAPublicKey idpKey(String issuerName, String kid) {
-        SpiffeIdtProperties.Issuer issuer = issuers.get(issuerName);
+        OAuthProperties.Issuer issuer = issuers.get(issuerName);
         if (issuer == null) {
             throw new AssertionException(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(issuerName) + " is not allowed");
         }
@@ -268,7 +267,7 @@ public class OAuthTokenVerifier implements Closeable {
         if (!(iss instanceof String issuerName)) {
             throw invalid(ErrorCode.MALFORMED, "access token without iss", null);
         }
-        SpiffeIdtProperties.Issuer issuer = issuers.get(issuerName);
+        OAuthProperties.Issuer issuer = issuers.get(issuerName);
         if (issuer == null) {
             throw invalid(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(issuerName) + " is not allowed", null);
         }
@@ -319,7 +318,7 @@ public class OAuthTokenVerifier implements Closeable {
     }
 
     /** Which claim rule failed, in the order nimbus checks them. */
-    private ErrorCode claimsCode(JWTClaimsSet claims, SpiffeIdtProperties.Issuer issuer) {
+    private ErrorCode claimsCode(JWTClaimsSet claims, OAuthProperties.Issuer issuer) {
         List<String> aud = claims.getAudience();
         if (aud == null || !aud.contains(issuer.audience())) {
             return ErrorCode.WRONG_AUDIENCE;
@@ -337,7 +336,7 @@ public class OAuthTokenVerifier implements Closeable {
         return ErrorCode.MALFORMED;
     }
 
-    private DefaultJWTProcessor<Call> processor(SpiffeIdtProperties.Issuer issuer) {
+    private DefaultJWTProcessor<Call> processor(OAuthProperties.Issuer issuer) {
         DefaultJWTProcessor<Call> known = processors.get(issuer.issuer());
         if (known != null) {
             return known;
@@ -411,7 +410,7 @@ public class OAuthTokenVerifier implements Closeable {
         }
     }
 
-    private JWKSource<Call> source(SpiffeIdtProperties.Issuer issuer) {
+    private JWKSource<Call> source(OAuthProperties.Issuer issuer) {
         JWKSource<Call> known = sources.get(issuer.issuer());
         if (known != null) {
             return known;
@@ -445,7 +444,7 @@ public class OAuthTokenVerifier implements Closeable {
         return source;
     }
 
-    private URL jwksUrl(SpiffeIdtProperties.Issuer issuer) {
+    private URL jwksUrl(OAuthProperties.Issuer issuer) {
         URL known = jwksUrls.get(issuer.issuer());
         if (known != null) {
             return known;
@@ -477,7 +476,7 @@ public class OAuthTokenVerifier implements Closeable {
         }
     }
 
-    private static AssertionException unavailable(SpiffeIdtProperties.Issuer issuer, Throwable cause) {
+    private static AssertionException unavailable(OAuthProperties.Issuer issuer, Throwable cause) {
         if (cause instanceof AssertionException a && a.code() == ErrorCode.UPSTREAM_UNAVAILABLE) {
             return a;
         }

@@ -1,6 +1,5 @@
 package io.spiffeidt.support.problem;
 
-import io.spiffeidt.support.server.ProblemErrorReportValve;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -1,21 +1,26 @@
 package io.spiffeidt.support.server;
 
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
  * Overload and deadline settings of a workload ({@code spiffeidt.admission.*}; docs/operations.md
  * "Overload and deadlines").
  *
- * @param enabled whether requests are admitted through {@link AdmissionFilter} at all (default true)
- * @param maxConcurrent requests served at once (default 16)
- * @param queueSize requests that may wait for a slot (default 32); more get 503 at once
- * @param queueWait how long a request waits for a slot before 503 (default 500 ms)
- * @param requestTimeout the budget of a request that comes without {@value Deadline#HEADER}, and
- *     the most a header may give (default 10 s)
- * @param hopMargin what a downstream call's deadline is shorter than this workload's (default 250
- *     ms): the time for its answer to come back
+ * Defaults are written once, in the {@link DefaultValue} annotations.
+ *
+ * @param enabled whether requests are admitted through the admission filter at all
+ * @param maxConcurrent requests served at once
+ * @param queueSize requests that may wait for a slot; more get 503 at once
+ * @param queueWait how long a request waits for a slot before 503
+ * @param requestTimeout the budget of a request that comes without a {@code Spiffeidt-Timeout-Ms}
+ *     header, and the most a header may give
+ * @param hopMargin what a downstream call's deadline is shorter than this workload's: the time for
+ *     its answer to come back
  */
 @ConfigurationProperties("spiffeidt.admission")
 public record AdmissionProperties(
@@ -33,9 +38,9 @@ public record AdmissionProperties(
         if (queueSize < 0) {
             throw new IllegalArgumentException("spiffeidt.admission.queue-size must not be negative");
         }
-        queueWait = queueWait == null ? Duration.ofMillis(500) : queueWait;
-        requestTimeout = requestTimeout == null ? Duration.ofSeconds(10) : requestTimeout;
-        hopMargin = hopMargin == null ? Duration.ofMillis(250) : hopMargin;
+        if (queueWait == null || requestTimeout == null || hopMargin == null) {
+            throw new IllegalArgumentException("spiffeidt.admission durations must be set");
+        }
         if (queueWait.isNegative()
                 || requestTimeout.isNegative()
                 || requestTimeout.isZero()
@@ -46,6 +51,7 @@ public record AdmissionProperties(
 
     /** The defaults. */
     public static AdmissionProperties defaults() {
-        return new AdmissionProperties(true, 16, 32, null, null, null);
+        return new Binder(new MapConfigurationPropertySource(Map.of()))
+                .bindOrCreate("spiffeidt.admission", AdmissionProperties.class);
     }
 }

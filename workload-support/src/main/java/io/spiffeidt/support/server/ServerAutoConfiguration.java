@@ -1,8 +1,8 @@
 package io.spiffeidt.support.server;
 
 import io.spiffe.workloadapi.X509Source;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.SvidPinFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -23,7 +23,7 @@ import org.springframework.core.Ordered;
  */
 @AutoConfiguration(after = IdentityAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(AdmissionProperties.class)
+@EnableConfigurationProperties({AdmissionProperties.class, WorkloadServerProperties.class, IdentityProperties.class})
 public class ServerAutoConfiguration {
 
     /** One SVID per request ({@link SvidPinFilter}): before the others, so every later step sees the pin. */
@@ -65,9 +65,9 @@ public class ServerAutoConfiguration {
         /** Adds the SPIFFE mTLS connector customizer. */
         @Bean
         public WebServerFactoryCustomizer<TomcatServletWebServerFactory> spiffeMtlsServerCustomizer(
-                X509Source source, SpiffeIdtProperties properties) {
-            return factory -> factory.addConnectorCustomizers(
-                    new SpiffeMtlsConnectorCustomizer(source, properties.trustDomain()));
+                X509Source source, IdentityProperties identity) {
+            return factory ->
+                    factory.addConnectorCustomizers(new SpiffeMtlsConnectorCustomizer(source, identity.trustDomain()));
         }
     }
 }

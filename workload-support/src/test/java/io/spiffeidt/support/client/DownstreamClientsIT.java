@@ -13,7 +13,7 @@ import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidPin;
 import io.spiffeidt.support.identity.X509SourceFactory;
@@ -72,18 +72,15 @@ class DownstreamClientsIT {
 
     private DownstreamClients clients(
             PoolingProfile profile, Map<String, ConnectionStrategy> overrides, Map<Role, String> ids, int targetPort) {
-        SpiffeIdtProperties properties = new SpiffeIdtProperties(
+        IdentityProperties identity = new IdentityProperties(
                 TestIdentities.TRUST_DOMAIN,
                 Role.M_TIER,
                 ids,
                 Map.of(Role.TARGET_WL, URI.create("https://127.0.0.1:" + targetPort)),
-                null,
-                null,
-                new SpiffeIdtProperties.Pooling(
-                        profile, overrides, Duration.ofSeconds(2), Duration.ofSeconds(10), 8, Duration.ofSeconds(2)),
-                null,
-                null,
-                null);
+                IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, Role.M_TIER)
+                        .workloadApi());
+        PoolingProperties pooling = new PoolingProperties(
+                profile, overrides, Duration.ofSeconds(2), Duration.ofSeconds(10), 8, Duration.ofSeconds(2));
         ObservationRegistry observations = ObservationRegistry.create();
         observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
         StaticX509Source source = TestIdentities.source(Role.M_TIER);
@@ -95,7 +92,8 @@ class DownstreamClientsIT {
             return opening;
         };
         DownstreamClients clients = new DownstreamClients(
-                properties,
+                identity,
+                pooling,
                 source,
                 fresh,
                 RestClient.builder().observationRegistry(observations),
@@ -412,19 +410,17 @@ class DownstreamClientsIT {
 
     @Test
     void verifyWhenEndpointIsNotHttpsThenRefused() {
-        SpiffeIdtProperties properties = new SpiffeIdtProperties(
+        IdentityProperties identity = new IdentityProperties(
                 TestIdentities.TRUST_DOMAIN,
                 Role.M_TIER,
                 null,
                 Map.of(Role.TARGET_WL, URI.create("http://127.0.0.1:" + port)),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+                IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, Role.M_TIER)
+                        .workloadApi());
+        PoolingProperties pooling = PoolingProperties.of(PoolingProfile.THESIS, null, 64);
         DownstreamClients clients = new DownstreamClients(
-                properties,
+                identity,
+                pooling,
                 TestIdentities.source(Role.M_TIER),
                 () -> TestIdentities.source(Role.M_TIER),
                 RestClient.builder(),

@@ -3,7 +3,7 @@ package io.spiffeidt.support.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.SpiffeIdtProperties;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.testing.TestIdentities;
@@ -122,25 +122,10 @@ class PoolingTableTests {
 
     @Test
     void verifyWhenDownstreamClientsAskedThenPropertiesDriveTheTable() {
-        SpiffeIdtProperties properties = new SpiffeIdtProperties(
-                "example.org",
-                Role.TARGET_WL,
-                null,
-                null,
-                null,
-                null,
-                new SpiffeIdtProperties.Pooling(
-                        PoolingProfile.THESIS,
-                        Map.of("anon-mode.asserting-wl", ConnectionStrategy.NON_POOLED),
-                        null,
-                        null,
-                        4,
-                        null),
-                null,
-                null,
-                null);
         DownstreamClients clients = new DownstreamClients(
-                properties,
+                IdentityProperties.defaults("example.org", Role.TARGET_WL),
+                PoolingProperties.of(
+                        PoolingProfile.THESIS, Map.of("anon-mode.asserting-wl", ConnectionStrategy.NON_POOLED), 4),
                 TestIdentities.source(Role.TARGET_WL),
                 () -> TestIdentities.source(Role.TARGET_WL),
                 org.springframework.web.client.RestClient.builder(),

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.security.KeyPair;
@@ -59,7 +58,7 @@ class SvidKeysTests {
         X509Svid rsaSvid = TestIdentities.PKI.issueRsa(TestIdentities.id(Role.M_TIER));
         StaticX509Source source = new StaticX509Source(rsaSvid, TestIdentities.PKI.bundle());
         WorkloadIdentity identity =
-                new WorkloadIdentity(source, SpiffeIdtProperties.defaults("example.org", Role.M_TIER));
+                new WorkloadIdentity(source, IdentityProperties.defaults("example.org", Role.M_TIER));
 
         assertThatThrownBy(() -> identity.signingSvid(Mode.ID_MODE))
                 .isInstanceOfSatisfying(SvidKeyUnsupportedException.class, e -> assertThat(e.mode())
@@ -74,7 +73,7 @@ class SvidKeysTests {
         StaticX509Source source = new StaticX509Source(
                 TestIdentities.PKI.issueRsa(TestIdentities.id(Role.M_TIER)), TestIdentities.PKI.bundle());
         WorkloadIdentity identity =
-                new WorkloadIdentity(source, SpiffeIdtProperties.defaults("example.org", Role.M_TIER));
+                new WorkloadIdentity(source, IdentityProperties.defaults("example.org", Role.M_TIER));
         assertThatThrownBy(() -> identity.signingSvid(Mode.LSVID)).isInstanceOf(SvidKeyUnsupportedException.class);
 
         X509Svid ec = TestIdentities.PKI.issue(TestIdentities.id(Role.M_TIER));

@@ -7,10 +7,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.client.PoolingProfile;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
@@ -53,7 +53,7 @@ class WorkloadApiX509SourceIT {
     void verifyWhenWorkloadApiServesSvidThenSourceHoldsItAndBundle() throws Exception {
         try (X509Source source = factory().open()) {
             WorkloadIdentity identity =
-                    new WorkloadIdentity(source, SpiffeIdtProperties.defaults("example.org", Role.M_TIER));
+                    new WorkloadIdentity(source, IdentityProperties.defaults("example.org", Role.M_TIER));
 
             assertThat(identity.svidId()).isEqualTo(identity.self());
             assertThat(identity.bundle().roots()).containsExactly(TestIdentities.PKI.caCertificate());
@@ -76,19 +76,15 @@ class WorkloadApiX509SourceIT {
     void verifyWhenFreshSourceStrategyWithRealFactoryThenOneStreamPerRequestAndAllClosed() throws Exception {
         try (StaticX509Source serverSource = TestIdentities.source(Role.TARGET_WL);
                 TestMtlsServer server = new TestMtlsServer(serverSource)) {
-            SpiffeIdtProperties properties = new SpiffeIdtProperties(
+            IdentityProperties identity = new IdentityProperties(
                     "example.org",
                     Role.M_TIER,
                     null,
                     Map.of(Role.TARGET_WL, server.uri()),
-                    null,
-                    null,
-                    new SpiffeIdtProperties.Pooling(PoolingProfile.FRESH_SOURCE, null, null, null, 4, null),
-                    null,
-                    null,
-                    null);
+                    IdentityProperties.defaults("example.org", Role.M_TIER).workloadApi());
             try (DownstreamClients clients = new DownstreamClients(
-                    properties,
+                    identity,
+                    PoolingProperties.of(PoolingProfile.FRESH_SOURCE, null, 4),
                     TestIdentities.source(Role.M_TIER),
                     factory(),
                     RestClient.builder(),

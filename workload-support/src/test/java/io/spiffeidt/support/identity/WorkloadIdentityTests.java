@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.spiffe.svid.x509svid.X509Svid;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
 import org.junit.jupiter.api.Test;
@@ -16,7 +15,7 @@ class WorkloadIdentityTests {
 
     private final StaticX509Source source = TestIdentities.source(Role.M_TIER);
     private final WorkloadIdentity identity =
-            new WorkloadIdentity(source, SpiffeIdtProperties.defaults("example.org", Role.M_TIER));
+            new WorkloadIdentity(source, IdentityProperties.defaults("example.org", Role.M_TIER));
 
     @Test
     void verifyWhenAskedThenConfiguredIds() {
@@ -56,7 +55,7 @@ class WorkloadIdentityTests {
     @Test
     void verifyWhenBundleOfTrustDomainMissingThenIllegalState() {
         WorkloadIdentity elsewhere =
-                new WorkloadIdentity(source, SpiffeIdtProperties.defaults("other.org", Role.M_TIER));
+                new WorkloadIdentity(source, IdentityProperties.defaults("other.org", Role.M_TIER));
 
         assertThatThrownBy(elsewhere::bundle)
                 .isInstanceOf(IllegalStateException.class)

@@ -12,9 +12,9 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.testing.StaticX509Source;
@@ -128,7 +128,7 @@ class IdModeHopTests {
 
     private static IdModeHop hop(Role role, StaticX509Source source) {
         WorkloadIdentity identity =
-                new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
+                new WorkloadIdentity(source, IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
         return new IdModeHop(
                 identity,
                 new SignatureProvider(CryptoProviderChoice.BC),

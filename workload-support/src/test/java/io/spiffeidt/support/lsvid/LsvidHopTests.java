@@ -12,9 +12,9 @@ import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.testing.StaticX509Source;
@@ -174,7 +174,7 @@ class LsvidHopTests {
 
     private static LsvidHop hop(Role role, StaticX509Source source, Clock clock, boolean reuseExtensions) {
         WorkloadIdentity identity =
-                new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
+                new WorkloadIdentity(source, IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
         return new LsvidHop(
                 identity,
                 new SignatureProvider(CryptoProviderChoice.BC),

@@ -21,7 +21,6 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -102,12 +101,12 @@ class OAuthTokenVerifierIT {
         return count == null ? 0 : count.get();
     }
 
-    private OAuthTokenVerifier verifier(JwksCacheMode mode, SpiffeIdtProperties.Issuer... issuers) {
+    private OAuthTokenVerifier verifier(JwksCacheMode mode, OAuthProperties.Issuer... issuers) {
         return verifier(mode, Duration.ofMinutes(5), Duration.ofSeconds(30), issuers);
     }
 
     private OAuthTokenVerifier verifier(
-            JwksCacheMode mode, Duration cacheTtl, Duration refreshAhead, SpiffeIdtProperties.Issuer... issuers) {
+            JwksCacheMode mode, Duration cacheTtl, Duration refreshAhead, OAuthProperties.Issuer... issuers) {
         return verifier(mode, cacheTtl, refreshAhead, 0, Duration.ZERO, issuers);
     }
 
@@ -122,10 +121,10 @@ class OAuthTokenVerifierIT {
             Duration refreshAhead,
             int memoEntries,
             Duration memoTtl,
-            SpiffeIdtProperties.Issuer... issuers) {
-        SpiffeIdtProperties.OAuth settings = new SpiffeIdtProperties.OAuth(
+            OAuthProperties.Issuer... issuers) {
+        OAuthProperties settings = new OAuthProperties(
                 issuers.length == 0
-                        ? List.of(new SpiffeIdtProperties.Issuer(issuer, null, "spiffeidt", true))
+                        ? List.of(new OAuthProperties.Issuer(issuer, null, "spiffeidt", true))
                         : List.of(issuers),
                 mode,
                 cacheTtl,
@@ -330,7 +329,7 @@ class OAuthTokenVerifierIT {
     @Test
     void verifyWhenIssuerIsNotRfc9068ThenUntypedTokensWithTheAudienceAccepted() throws Exception {
         OAuthTokenVerifier verifier =
-                verifier(JwksCacheMode.REFRESH_AHEAD, new SpiffeIdtProperties.Issuer(issuer, null, "spiffeidt", false));
+                verifier(JwksCacheMode.REFRESH_AHEAD, new OAuthProperties.Issuer(issuer, null, "spiffeidt", false));
 
         assertThat(verifier.verify(Mode.DVID, sign(claims().build(), idpKey, null))
                         .subject())
@@ -459,7 +458,7 @@ class OAuthTokenVerifierIT {
     void verifyWhenJwksUriConfiguredThenNoDiscovery() throws Exception {
         OAuthTokenVerifier verifier = verifier(
                 JwksCacheMode.NONE,
-                new SpiffeIdtProperties.Issuer(issuer, URI.create(issuer + "/jwks"), "spiffeidt", true));
+                new OAuthProperties.Issuer(issuer, URI.create(issuer + "/jwks"), "spiffeidt", true));
 
         verifier.verify(Mode.LSVID, sign(claims().build(), idpKey));
 

@@ -238,7 +238,8 @@ class AdmissionFilterTests {
         assertThatThrownBy(() -> new AdmissionProperties(true, 1, -1, null, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("queue-size");
-        assertThatThrownBy(() -> new AdmissionProperties(true, 1, 1, null, Duration.ZERO, null))
+        assertThatThrownBy(
+                        () -> new AdmissionProperties(true, 1, 1, Duration.ofMillis(1), Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

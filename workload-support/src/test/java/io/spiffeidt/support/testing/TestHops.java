@@ -3,11 +3,11 @@ package io.spiffeidt.support.testing;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.idmode.IdModeHop;
@@ -28,7 +28,7 @@ public final class TestHops {
 
     /** The identity of {@code role} on {@code source}. */
     public static WorkloadIdentity identity(Role role, StaticX509Source source) {
-        return new WorkloadIdentity(source, SpiffeIdtProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
+        return new WorkloadIdentity(source, IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
     }
 
     /** The ID-Mode hop of {@code role}, signing an extension per forward. */

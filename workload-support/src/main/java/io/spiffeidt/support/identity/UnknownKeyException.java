@@ -1,4 +1,4 @@
-package io.spiffeidt.support;
+package io.spiffeidt.support.identity;
 
 import java.util.List;
 

@@ -1,6 +1,5 @@
-package io.spiffeidt.support.server;
+package io.spiffeidt.support.problem;
 
-import io.spiffeidt.support.problem.ProblemDetailsAdvice;
 import java.io.IOException;
 import java.io.Writer;
 import org.apache.catalina.connector.Request;

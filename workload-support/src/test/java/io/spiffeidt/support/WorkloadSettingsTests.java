@@ -8,9 +8,14 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.support.client.ConnectionStrategy;
 import io.spiffeidt.support.client.PoolingProfile;
+import io.spiffeidt.support.client.PoolingProperties;
+import io.spiffeidt.support.crypto.CryptoProperties;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.oauth.JwksCacheMode;
+import io.spiffeidt.support.oauth.OAuthProperties;
+import io.spiffeidt.support.server.WorkloadServerProperties;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -18,16 +23,60 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
-class SpiffeIdtPropertiesTests {
+/** Each concern's settings record binds its keys and writes its defaults once. */
+class WorkloadSettingsTests {
 
-    private static SpiffeIdtProperties bind(Map<String, String> values) {
-        return new Binder(new MapConfigurationPropertySource(values))
-                .bindOrCreate("spiffeidt", SpiffeIdtProperties.class);
+    /** Every record of workload-support bound from one set of values, as in a workload. */
+    private record Bound(
+            IdentityProperties identity,
+            WorkloadServerProperties server,
+            PoolingProperties pooling,
+            CryptoProperties crypto,
+            OAuthProperties oauth,
+            VerificationProperties verification) {
+        SpiffeId idOf(Role role) {
+            return identity.idOf(role);
+        }
+
+        URI endpointOf(Role role) {
+            return identity.endpointOf(role);
+        }
+
+        SpiffeId self() {
+            return identity.self();
+        }
+
+        String trustDomain() {
+            return identity.trustDomain();
+        }
+
+        Role workload() {
+            return identity.workload();
+        }
+
+        Map<Role, URI> endpoints() {
+            return identity.endpoints();
+        }
+
+        IdentityProperties.WorkloadApi workloadApi() {
+            return identity.workloadApi();
+        }
+    }
+
+    private static Bound bind(Map<String, String> values) {
+        Binder binder = new Binder(new MapConfigurationPropertySource(values));
+        return new Bound(
+                binder.bindOrCreate("spiffeidt", IdentityProperties.class),
+                binder.bindOrCreate("spiffeidt.server", WorkloadServerProperties.class),
+                binder.bindOrCreate("spiffeidt.pooling", PoolingProperties.class),
+                binder.bindOrCreate("spiffeidt.crypto", CryptoProperties.class),
+                binder.bindOrCreate("spiffeidt.oauth", OAuthProperties.class),
+                binder.bindOrCreate("spiffeidt.verification", VerificationProperties.class));
     }
 
     @Test
     void verifyWhenNothingConfiguredThenDefaults() {
-        SpiffeIdtProperties p = bind(Map.of());
+        Bound p = bind(Map.of());
 
         assertThat(p.trustDomain()).isEqualTo("example.org");
         assertThat(p.workload()).isNull();
@@ -56,7 +105,7 @@ class SpiffeIdtPropertiesTests {
 
     @Test
     void verifyWhenYamlStyleValuesThenBoundLeniently() {
-        SpiffeIdtProperties p = bind(Map.ofEntries(
+        Bound p = bind(Map.ofEntries(
                 Map.entry("spiffeidt.trust-domain", "corp.test"),
                 Map.entry("spiffeidt.workload", "asserting-wl"),
                 Map.entry("spiffeidt.ids.m-tier", "spiffe://corp.test/ns/prod/sa/m-tier"),
@@ -95,8 +144,8 @@ class SpiffeIdtPropertiesTests {
         assertThat(p.crypto().provider()).isEqualTo(CryptoProviderChoice.BC);
         assertThat(p.oauth().issuers())
                 .containsExactly(
-                        new SpiffeIdtProperties.Issuer("http://127.0.0.1:9000", null, "spiffeidt", true),
-                        new SpiffeIdtProperties.Issuer(
+                        new OAuthProperties.Issuer("http://127.0.0.1:9000", null, "spiffeidt", true),
+                        new OAuthProperties.Issuer(
                                 "https://accounts.example.com",
                                 URI.create("https://accounts.example.com/jwks"),
                                 "api://spiffeidt",
@@ -108,14 +157,14 @@ class SpiffeIdtPropertiesTests {
 
     @Test
     void verifyWhenConfiguredIdIsNotSpiffeIdThenMalformed() {
-        SpiffeIdtProperties p = bind(Map.of("spiffeidt.ids.target-wl", "https://example.org/target"));
+        Bound p = bind(Map.of("spiffeidt.ids.target-wl", "https://example.org/target"));
 
         assertThatThrownBy(() -> p.idOf(Role.TARGET_WL)).isInstanceOf(AssertionException.class);
     }
 
     @Test
     void verifyWhenEndpointMissingThenNamedInError() {
-        SpiffeIdtProperties p = bind(Map.of());
+        Bound p = bind(Map.of());
 
         assertThatThrownBy(() -> p.endpointOf(Role.M_TIER))
                 .isInstanceOf(IllegalStateException.class)

@@ -1,10 +1,10 @@
-package io.spiffeidt.support;
+package io.spiffeidt.support.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffeidt.support.client.ConnectionStrategy;
-import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.client.PoolingProperties;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +52,22 @@ class WorkloadKeyBindingTests {
         return env;
     }
 
-    private static SpiffeIdtProperties bind(StandardEnvironment env) {
-        return Binder.get(env).bindOrCreate("spiffeidt", SpiffeIdtProperties.class);
+    /** What a workload binds from one environment: its identity and its pooling settings. */
+    private record Bound(IdentityProperties identity, PoolingProperties pooling) {
+        URI endpointOf(Role role) {
+            return identity.endpointOf(role);
+        }
+
+        Map<Role, String> ids() {
+            return identity.ids();
+        }
+    }
+
+    private static Bound bind(StandardEnvironment env) {
+        Binder binder = Binder.get(env);
+        return new Bound(
+                binder.bindOrCreate("spiffeidt", IdentityProperties.class),
+                binder.bindOrCreate("spiffeidt.pooling", PoolingProperties.class));
     }
 
     private static FailureAnalysis analyze(StandardEnvironment env) {
@@ -66,7 +80,7 @@ class WorkloadKeyBindingTests {
 
     @Test
     void bindWhenEnvironmentVariablesWithoutHyphensThenEveryWorkloadKeyBinds() {
-        SpiffeIdtProperties p = bind(withSources(environment(Map.of(
+        Bound p = bind(withSources(environment(Map.of(
                 "SPIFFEIDT_ENDPOINTS_ASSERTINGWL", "https://asserting-wl:8443",
                 "SPIFFEIDT_ENDPOINTS_TARGETWL", "https://target-wl:8444",
                 "SPIFFEIDT_ENDPOINTS_MTIER", "https://m-tier:8445",
@@ -86,7 +100,7 @@ class WorkloadKeyBindingTests {
 
     @Test
     void bindWhenArgumentsAndYamlSpellingThenEveryWorkloadKeyBinds() {
-        SpiffeIdtProperties p = bind(withSources(
+        Bound p = bind(withSources(
                 new SimpleCommandLinePropertySource(
                         "--spiffeidt.endpoints.asserting-wl=https://a:1",
                         "--spiffeidt.pooling.overrides.anon-mode.target-wl=pooled"),
@@ -108,7 +122,7 @@ class WorkloadKeyBindingTests {
 
     @Test
     void bindWhenEnvironmentVariableAndYamlKeyTheSameWorkloadThenEnvironmentWins() {
-        SpiffeIdtProperties p = bind(withSources(
+        Bound p = bind(withSources(
                 environment(Map.of(
                         "SPIFFEIDT_ENDPOINTS_MTIER", "https://m-tier:8445",
                         "SPIFFEIDT_POOLING_OVERRIDES_DVID_ASSERTINGWL", "pooled")),
@@ -173,7 +187,7 @@ class WorkloadKeyBindingTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties(SpiffeIdtProperties.class)
+    @EnableConfigurationProperties({IdentityProperties.class, PoolingProperties.class})
     static class PropertiesOnly {}
 
     @Test

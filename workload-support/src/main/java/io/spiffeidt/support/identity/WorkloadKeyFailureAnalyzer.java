@@ -1,6 +1,5 @@
-package io.spiffeidt.support;
+package io.spiffeidt.support.identity;
 
-import io.spiffeidt.support.identity.Role;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
