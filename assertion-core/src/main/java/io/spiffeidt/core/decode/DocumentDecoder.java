@@ -6,6 +6,7 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.core.lsvid.IdClaim;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
@@ -68,13 +69,10 @@ public final class DocumentDecoder {
     }
 
     private static DecodedDocument dvid(String token) {
-        String[] parts = token.split("\\.", -1);
-        if (parts.length != 3) {
-            throw new AssertionException(ErrorCode.MALFORMED, "a DVID is a compact JWS of three segments");
-        }
-        Map<String, Object> header = object(parts[0], 0);
-        Map<String, Object> claims = object(parts[1], 0);
-        byte[] signature = bytes(parts[2], 0);
+        CompactJws.Segments parts = CompactJws.split(token);
+        Map<String, Object> header = object(parts.header(), 0);
+        Map<String, Object> claims = object(parts.payload(), 0);
+        byte[] signature = bytes(parts.signature(), 0);
         Map<String, Object> other = others(claims);
         Object zkp = claims.get("zkp");
         int rounds = 0;

@@ -12,6 +12,7 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Claims;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Json;
+import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.core.zkp.IdpKeyResolver;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -112,14 +113,13 @@ public final class DvidVerifier {
             throw new AssertionException(ErrorCode.MALFORMED, "missing token");
         }
         limits.checkEncodedSize(token.length());
-        int dot1 = token.indexOf('.');
-        int dot2 = dot1 < 0 ? -1 : token.indexOf('.', dot1 + 1);
-        if (dot1 <= 0 || dot2 <= dot1 + 1 || dot2 == token.length() - 1 || token.indexOf('.', dot2 + 1) >= 0) {
+        CompactJws.Segments parts = CompactJws.split(token);
+        if (!parts.complete()) {
             throw new AssertionException(ErrorCode.MALFORMED, "not a compact JWS of three segments");
         }
-        byte[] headerBytes = Codec.fromB64url(token.substring(0, dot1));
-        byte[] payloadBytes = Codec.fromB64url(token.substring(dot1 + 1, dot2));
-        byte[] signature = Codec.fromB64url(token.substring(dot2 + 1));
+        byte[] headerBytes = Codec.fromB64url(parts.header());
+        byte[] payloadBytes = Codec.fromB64url(parts.payload());
+        byte[] signature = Codec.fromB64url(parts.signature());
         Map<String, Object> header = Json.parseObject(Codec.utf8(headerBytes));
 
         Object algValue = header.get("alg");
@@ -150,12 +150,7 @@ public final class DvidVerifier {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "the key type does not match alg");
         }
         JwsSignatures.verify(
-                keyAlgorithm,
-                key,
-                provider,
-                token.substring(0, dot2).getBytes(StandardCharsets.US_ASCII),
-                signature,
-                0);
+                keyAlgorithm, key, provider, parts.signingInput().getBytes(StandardCharsets.US_ASCII), signature, 0);
 
         // 3. claims
         Map<String, Object> claims = Json.parseObject(Codec.utf8(payloadBytes));

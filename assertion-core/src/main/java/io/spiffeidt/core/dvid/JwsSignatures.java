@@ -1,12 +1,9 @@
 package io.spiffeidt.core.dvid;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.crypto.impl.ECDSA;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.Jwks;
-import io.spiffeidt.core.internal.P256;
-import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
@@ -15,11 +12,11 @@ import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.interfaces.RSAPublicKey;
-import java.util.Arrays;
 
 /**
  * JWS signing and verification for the two DVID algorithms with a given JCA provider, and the key
- * checks that tie a key to its algorithm. Package-private helper.
+ * checks that tie a key to its algorithm; the ES256 specifics (transcoding {@code R || S}) are
+ * {@link Es256}'s. Package-private helper.
  *
  * <p>Thread safety: stateless; a {@link Signature} is made per call.
  */
@@ -49,8 +46,8 @@ final class JwsSignatures {
             signature.initSign(key);
             signature.update(input);
             byte[] out = signature.sign();
-            return alg == DvidAlgorithm.ES256 ? derToConcat(out) : out;
-        } catch (GeneralSecurityException | JOSEException e) {
+            return alg == DvidAlgorithm.ES256 ? Es256.derToConcat(out) : out;
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the provider cannot sign " + alg + " with the DVID key", e);
         }
     }
@@ -70,10 +67,7 @@ final class JwsSignatures {
             }
             encoded = sig;
         } else {
-            if (sig.length != 2 * P256.BYTES) {
-                throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature is not 64 bytes");
-            }
-            encoded = concatToDer(sig, layer);
+            encoded = Es256.concatToDer(sig, layer);
         }
         boolean ok;
         try {
@@ -89,22 +83,5 @@ final class JwsSignatures {
         if (!ok) {
             throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "signature does not verify");
         }
-    }
-
-    private static byte[] concatToDer(byte[] sig, int layer) {
-        BigInteger r = new BigInteger(1, Arrays.copyOfRange(sig, 0, P256.BYTES));
-        BigInteger s = new BigInteger(1, Arrays.copyOfRange(sig, P256.BYTES, 2 * P256.BYTES));
-        if (r.signum() == 0 || s.signum() == 0 || r.compareTo(P256.N) >= 0 || s.compareTo(P256.N) >= 0) {
-            throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature values out of range");
-        }
-        try {
-            return ECDSA.transcodeSignatureToDER(sig);
-        } catch (JOSEException e) {
-            throw new AssertionException(ErrorCode.BAD_SIGNATURE, layer, "ES256 signature cannot be encoded");
-        }
-    }
-
-    private static byte[] derToConcat(byte[] der) throws JOSEException {
-        return ECDSA.transcodeSignatureToConcat(der, 2 * P256.BYTES);
     }
 }

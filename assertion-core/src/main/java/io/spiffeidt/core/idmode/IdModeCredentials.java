@@ -3,6 +3,7 @@ package io.spiffeidt.core.idmode;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.X509Svids;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
@@ -48,8 +49,8 @@ public final class IdModeCredentials {
                     "an SVID chain holds 1 to " + IdModeArtifacts.MAX_CHAIN_LENGTH + " certificates");
         }
         List<X509Certificate> copy = List.copyOf(chain);
-        EcdsaP256.requireP256(privateKey, -1);
-        EcdsaP256.requireP256(copy.get(0).getPublicKey(), -1);
+        Es256.requireP256(privateKey, -1);
+        Es256.requireP256(copy.get(0).getPublicKey(), -1);
         return new IdModeCredentials(privateKey, copy, X509Svids.spiffeId(copy.get(0)));
     }
 

@@ -1,6 +1,7 @@
 package io.spiffeidt.core.idmode;
 
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.Es256;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;
@@ -20,7 +21,7 @@ final class IdModeSigning {
     static String root(IdModeClaims claims, PrivateKey key, Provider provider) {
         String p = Codec.b64url(claims.toJson());
         byte[] input = p.getBytes(StandardCharsets.US_ASCII);
-        byte[] sig = EcdsaP256.sign(key, input, 0, input.length, provider);
+        byte[] sig = Es256.sign(key, input, 0, input.length, provider);
         return p + "." + Codec.b64url(sig);
     }
 
@@ -33,7 +34,7 @@ final class IdModeSigning {
         StringBuilder sb = new StringBuilder(p.length() + inner.length() + 100);
         sb.append(p).append('.').append(inner);
         byte[] input = sb.toString().getBytes(StandardCharsets.US_ASCII);
-        byte[] sig = EcdsaP256.sign(key, input, 0, input.length, provider);
+        byte[] sig = Es256.sign(key, input, 0, input.length, provider);
         return sb.append('.').append(Codec.b64url(sig)).toString();
     }
 

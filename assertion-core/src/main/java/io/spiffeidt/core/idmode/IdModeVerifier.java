@@ -10,6 +10,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.TextMemo;
 import io.spiffeidt.core.internal.ValidatedChains;
 import java.security.Provider;
@@ -283,10 +284,10 @@ public final class IdModeVerifier {
 
             // 3b. EC P-256 key, signature over the received signing input
             PublicKey key = chain.get(0).getPublicKey();
-            EcdsaP256.requireP256(key, k);
+            Es256.requireP256(key, k);
             int from = token.signingInputStart(k);
             int to = token.signingInputEnd(k);
-            if (!signed && !EcdsaP256.verify(key, ascii, from, to - from, token.signatureBytes(k), provider, k)) {
+            if (!signed && !verifies(key, ascii, from, to - from, token.signatureBytes(k), provider, k)) {
                 throw new AssertionException(ErrorCode.BAD_SIGNATURE, k, "signature of " + iss + " does not verify");
             }
             if (k == depth - 1) {
@@ -376,5 +377,11 @@ public final class IdModeVerifier {
                 token.encodedSize(),
                 depth);
         return new VerifiedIdMode(result, path, outer.audience(), new IdModePresentation(text, artifacts));
+    }
+
+    /** Whether a signature is canonical DER and verifies: a non-canonical encoding never does. */
+    private static boolean verifies(
+            PublicKey key, byte[] data, int off, int len, byte[] signature, Provider provider, int layer) {
+        return Es256.isCanonicalDer(signature) && Es256.verify(key, data, off, len, signature, provider, layer);
     }
 }

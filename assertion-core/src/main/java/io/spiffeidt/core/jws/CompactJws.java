@@ -47,18 +47,50 @@ public record CompactJws(
      *     base64url segments, or the header or payload is not a JSON object
      */
     public static CompactJws parse(String compact) {
+        Segments parts = split(compact);
+        return new CompactJws(
+                object(parts.header(), "header"),
+                object(parts.payload(), "payload"),
+                parts.signingInput(),
+                Codec.fromB64url(parts.signature()));
+    }
+
+    /**
+     * Splits a compact JWS into its three segments without decoding any (thread safe, stateless):
+     * for a verifier that checks the header before it reads the payload.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} when the text is not three segments
+     */
+    public static Segments split(String compact) {
         if (compact == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "missing JWS");
         }
-        String[] parts = compact.split("\\.", -1);
-        if (parts.length != 3) {
+        int dot1 = compact.indexOf('.');
+        int dot2 = dot1 < 0 ? -1 : compact.indexOf('.', dot1 + 1);
+        if (dot2 < 0 || compact.indexOf('.', dot2 + 1) >= 0) {
             throw new AssertionException(ErrorCode.MALFORMED, "not a compact JWS (three segments)");
         }
-        return new CompactJws(
-                object(parts[0], "header"),
-                object(parts[1], "payload"),
-                parts[0] + "." + parts[1],
-                Codec.fromB64url(parts[2]));
+        return new Segments(compact.substring(0, dot1), compact.substring(dot1 + 1, dot2), compact.substring(dot2 + 1));
+    }
+
+    /**
+     * The three base64url segments of a compact JWS, as received.
+     *
+     * @param header the encoded header
+     * @param payload the encoded payload
+     * @param signature the encoded signature
+     */
+    public record Segments(String header, String payload, String signature) {
+
+        /** {@code header "." payload}, the input of the signature. */
+        public String signingInput() {
+            return header + "." + payload;
+        }
+
+        /** Whether no segment is empty. */
+        public boolean complete() {
+            return !header.isEmpty() && !payload.isEmpty() && !signature.isEmpty();
+        }
     }
 
     private static Map<String, Object> object(String segment, String what) {

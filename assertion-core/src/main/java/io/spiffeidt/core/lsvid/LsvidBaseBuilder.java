@@ -4,6 +4,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.X509Svids;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,6 +2,7 @@ package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.internal.Es256;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;

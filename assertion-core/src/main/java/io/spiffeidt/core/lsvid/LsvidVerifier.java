@@ -5,9 +5,11 @@ import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Presenter;
+import io.spiffeidt.core.PublicKeys;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.ValidatedChains;
 import io.spiffeidt.core.internal.X509Svids;
 import java.nio.charset.StandardCharsets;
@@ -313,7 +315,7 @@ public final class LsvidVerifier {
                 boolean rememberable = k < n - 1 || documents.remembers();
                 byte[] signature = t.signatureRaw();
                 if (!rememberable || !layers.holds(decoded, index, signature, issuerKey.key())) {
-                    Es256.verify(issuerKey.key(), decoded.signingInput(index), signature, provider(), k);
+                    Es256.requireValid(issuerKey.key(), decoded.signingInput(index), signature, provider(), k);
                     if (rememberable) {
                         layers.remember(decoded, index, signature, issuerKey.key());
                     }
@@ -434,14 +436,14 @@ public final class LsvidVerifier {
             Instant[] validity = {Instant.MIN, Instant.MAX};
             if (version == LsvidPayload.VERSION_2) {
                 subjectKey = anchorV2(p, owner, exp, layer, validity);
-                Es256.verify(subjectKey, payloadJson, base.signatureRaw(), provider(), layer);
+                Es256.requireValid(subjectKey, payloadJson, base.signatureRaw(), provider(), layer);
             } else {
                 if (!owner.memberOf(settings.trustBundle().trustDomain())) {
                     throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, owner + " is not in the trust domain");
                 }
                 ECPublicKey issuerKey = trustedV1Issuer(p.iss(), layer);
                 subjectKey = Es256.publicKey(p.sub().pkRaw(), provider(), layer);
-                Es256.verify(issuerKey, payloadJson, base.signatureRaw(), provider(), layer);
+                Es256.requireValid(issuerKey, payloadJson, base.signatureRaw(), provider(), layer);
             }
             BaseKey verified = new BaseKey(owner, subjectKey);
             verifiedBases.put(canonical, verified);
@@ -511,7 +513,7 @@ public final class LsvidVerifier {
             }
             ECPublicKey issuerKey = Es256.publicKey(pk, provider(), layer);
             for (PublicKey trusted : settings.trustedV1IssuerKeys()) {
-                if (Es256.sameKey(trusted, issuerKey)) {
+                if (PublicKeys.same(trusted, issuerKey)) {
                     return issuerKey;
                 }
             }
@@ -524,7 +526,7 @@ public final class LsvidVerifier {
             }
             ECPublicKey issuerKey = trustedV1Issuer(bundle.payload().iss(), -1);
             byte[] payloadJson = LsvidJsonWriter.payload(bundle.payload()).getBytes(StandardCharsets.UTF_8);
-            Es256.verify(issuerKey, payloadJson, bundle.signatureRaw(), provider(), -1);
+            Es256.requireValid(issuerKey, payloadJson, bundle.signatureRaw(), provider(), -1);
         }
 
         /** Shape of a base payload shared by the innermost base and every {@code iss.id}. */

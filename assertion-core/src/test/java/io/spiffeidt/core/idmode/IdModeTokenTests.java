@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.Es256;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -120,20 +121,20 @@ class IdModeTokenTests {
     @Test
     void verifyWhenDerSignatureNotCanonicalThenRejectedByTheChecker() {
         byte[] der = IdModeToken.parse(VALID.token(), Limits.defaults()).signature(0);
-        assertThat(EcdsaP256.isCanonicalDer(der)).isTrue();
+        assertThat(Es256.isCanonicalDer(der)).isTrue();
         byte[] longForm = new byte[der.length + 1];
         longForm[0] = 0x30;
         longForm[1] = (byte) 0x81;
         longForm[2] = der[1];
         System.arraycopy(der, 2, longForm, 3, der.length - 2);
-        assertThat(EcdsaP256.isCanonicalDer(longForm)).isFalse();
+        assertThat(Es256.isCanonicalDer(longForm)).isFalse();
         byte[] trailing = java.util.Arrays.copyOf(der, der.length + 1);
-        assertThat(EcdsaP256.isCanonicalDer(trailing)).isFalse();
+        assertThat(Es256.isCanonicalDer(trailing)).isFalse();
         byte[] zeroR = {0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x01};
-        assertThat(EcdsaP256.isCanonicalDer(zeroR)).isFalse();
+        assertThat(Es256.isCanonicalDer(zeroR)).isFalse();
         byte[] paddedR = {0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01};
-        assertThat(EcdsaP256.isCanonicalDer(paddedR)).isFalse();
+        assertThat(Es256.isCanonicalDer(paddedR)).isFalse();
         byte[] minimal = {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01};
-        assertThat(EcdsaP256.isCanonicalDer(minimal)).isTrue();
+        assertThat(Es256.isCanonicalDer(minimal)).isTrue();
     }
 }

@@ -5,6 +5,7 @@ import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.testkit.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;

@@ -13,6 +13,7 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.testkit.GoldenVectors;
@@ -111,7 +112,7 @@ class LsvidVectorsTests {
         assertThat(doc.bundle()).isNotNull();
         assertThat(LsvidCodec.signingInput(doc.bundle()))
                 .isEqualTo(((String) inputs.get("bundle_signing_input_json")).getBytes(StandardCharsets.UTF_8));
-        Es256.verify(
+        Es256.requireValid(
                 Es256.publicKey(issuer.getEncoded(), TestPki.BC, -1),
                 LsvidCodec.signingInput(doc.bundle()),
                 doc.bundle().signature(),
@@ -142,7 +143,7 @@ class LsvidVectorsTests {
         assertThat(input).isEqualTo(Base64.getDecoder().decode((String) recorded.get("signing_input_b64")));
         assertThat(Codec.hex(MessageDigest.getInstance("SHA-256").digest(input)))
                 .isEqualTo(recorded.get("signing_input_sha256_hex"));
-        Es256.verify(
+        Es256.requireValid(
                 Es256.publicKey(key.getEncoded(), TestPki.BC, 0),
                 input,
                 Codec.fromB64std((String) recorded.get("signature_der_b64")),
