@@ -10,11 +10,11 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * The settings every other SPIFFE-IdT auto-configuration reads: the validated {@code spiffeidt.*}
- * verification properties, the clock and time rules, the limits and the verification profile. The other
- * concerns (identity, crypto, metrics, OAuth, clients, callers, problem details, server, and one
- * per mode) have their own auto-configuration, ordered after this one. Every bean backs off when
- * the application defines its own.
+ * What every mode's verification shares: the clock, the limits, and the time rules and profile of
+ * {@code spiffeidt.verification} ({@link VerificationProperties}, bound here). Each other concern
+ * (identity, crypto, metrics, OAuth, clients, callers, problem details, server, and one per mode)
+ * has its own auto-configuration and binds its own settings record, ordered after this one. Every
+ * bean backs off when the application defines its own.
  *
  * <p>Nothing here is global: no static state, no {@code Security.addProvider}, no system
  * properties, so several workloads can run as separate contexts in one JVM.
