@@ -34,6 +34,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
@@ -75,7 +77,10 @@ class SubjectControllersIT {
     static void start() throws Exception {
         idp = new TestOAuthIssuer();
         asserting = new StubWorkload(TestIdentities.source(Role.ASSERTING_WL))
-                .on("/dvid/mint", r -> Reply.ok(JSON.writeValueAsString(dvid(r))));
+                .on("/dvid/mint", r -> Reply.ok(JSON.writeValueAsString(dvid(r))))
+                // answers that are no document: the flows must refuse them, keep nothing and call no one
+                .on("/anon-mode/schnorr-assertion", r -> Reply.ok("{\"token\":null}"))
+                .on("/lsvid/extendlsvid", r -> Reply.ok("{\"lsvid\":\"" + b64("{\"token\":{}}") + "\"}"));
         mTier = new StubWorkload(TestIdentities.source(Role.M_TIER))
                 .on("/dvid/balance", r -> Reply.ok(JSON.writeValueAsString(account(r, 11))))
                 .on("/dvid/deposit", r -> Reply.ok(JSON.writeValueAsString(account(r, 12))));
@@ -310,6 +315,31 @@ class SubjectControllersIT {
                 .reduce((a, b) -> b)
                 .orElseThrow();
         assertThat(forwarded.body()).contains(body.get("token").asString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"anon-mode", "lsvid"})
+    void balanceWhenAssertingAnswersNoValidDocumentThenMalformedNothingKeptAndTheMiddleTierNeverCalled(String mode)
+            throws Exception {
+        String token = idp.token("user0111");
+        String mintPath = mode.equals("lsvid") ? "/lsvid/extendlsvid" : "/anon-mode/schnorr-assertion";
+        long mintsBefore = asserting.received().stream()
+                .filter(r -> r.path().equals(mintPath))
+                .count();
+        int middleTierBefore = mTier.received().size();
+
+        HttpResponse<String> first = api("/api/" + mode + "/balance", "Bearer " + token, "{}");
+        HttpResponse<String> second = api("/api/" + mode + "/balance", "Bearer " + token, "{}");
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(400);
+        assertThat(JSON.readTree(first.body()).get("code").asString()).isEqualTo("MALFORMED");
+        assertThat(second.statusCode()).isEqualTo(400);
+        // nothing was kept: the second call asked the asserting workload again
+        assertThat(asserting.received().stream()
+                        .filter(r -> r.path().equals(mintPath))
+                        .count())
+                .isEqualTo(mintsBefore + 2);
+        assertThat(mTier.received()).hasSize(middleTierBefore);
     }
 
     // ---- the page ----
