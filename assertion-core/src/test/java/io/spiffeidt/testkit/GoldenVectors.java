@@ -45,10 +45,16 @@ public final class GoldenVectors {
 
     private GoldenVectors() {}
 
-    /** The vector names of a mode (file names without {@code .json}), sorted; never empty. */
+    /** The file in each mode's folder that holds the expected verdicts ({@link VectorManifest}). */
+    public static final String MANIFEST = "manifest.json";
+
+    /**
+     * The vector names of a mode (file names without {@code .json}, the manifest left out), sorted;
+     * never empty.
+     */
     public static List<String> names(Mode mode) {
         List<String> names = list(ROOT + mode.folder()).stream()
-                .filter(n -> n.endsWith(".json"))
+                .filter(n -> n.endsWith(".json") && !n.equals(MANIFEST))
                 .map(n -> n.substring(0, n.length() - ".json".length()))
                 .sorted()
                 .toList();

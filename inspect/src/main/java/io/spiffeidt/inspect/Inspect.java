@@ -122,8 +122,8 @@ public final class Inspect implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            Decoder.Document doc = detect(common, parent.stdin);
-            Report report = Decoder.decode(doc);
+            Detector.Document doc = detect(common, parent.stdin);
+            Report report = Display.decode(doc);
             parent.print(report, common.json);
             return report.document.containsKey("decodeError") ? EXIT_INVALID : EXIT_VALID;
         }
@@ -253,8 +253,8 @@ public final class Inspect implements Callable<Integer> {
                     List.copyOf(lsvidIssuerKeys),
                     delegationRule(delegation),
                     zkpMsg);
-            Decoder.Document doc = detect(common, parent.stdin);
-            Report report = Decoder.decode(doc);
+            Detector.Document doc = detect(common, parent.stdin);
+            Report report = Display.decode(doc);
             boolean valid = Verification.verify(doc, report, options);
             parent.print(report, common.json);
             return valid ? EXIT_VALID : EXIT_INVALID;
@@ -270,15 +270,15 @@ public final class Inspect implements Callable<Integer> {
         out.flush();
     }
 
-    private static Decoder.Document detect(Common common, InputStream stdin) {
+    private static Detector.Document detect(Common common, InputStream stdin) {
         String text = Inputs.read(common.input, stdin);
-        Decoder.Document doc = Decoder.detect(text, common.format == null ? null : Format.parse(common.format));
+        Detector.Document doc = Detector.detect(text, common.format == null ? null : Format.parse(common.format));
         if (common.artifacts != null) {
             if (doc.format() != Format.ID_MODE) {
                 throw new UsageException("--artifacts belongs to ID-Mode tokens, not to "
                         + doc.format().id());
             }
-            doc = new Decoder.Document(doc.format(), doc.text(), Inputs.readFile(common.artifacts));
+            doc = new Detector.Document(doc.format(), doc.text(), Inputs.readFile(common.artifacts));
         }
         return doc;
     }

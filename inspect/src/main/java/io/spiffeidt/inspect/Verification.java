@@ -56,7 +56,7 @@ final class Verification {
     private Verification() {}
 
     /** Verifies {@code doc}; returns whether it is valid. */
-    static boolean verify(Decoder.Document doc, Report report, VerifyOptions o) {
+    static boolean verify(Detector.Document doc, Report report, VerifyOptions o) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("profile", o.profile().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         v.put("at", o.at().toString());
@@ -98,7 +98,7 @@ final class Verification {
 
     // ---- DVID ----
 
-    private static VerifiedResult dvid(Decoder.Document doc, Report report, VerifyOptions o, TimeRules time) {
+    private static VerifiedResult dvid(Detector.Document doc, Report report, VerifyOptions o, TimeRules time) {
         if (o.key() == null) {
             throw new UsageException(
                     "DVID verification needs --key (the asserting workload's public key, JWK or JWKS)");
@@ -153,7 +153,7 @@ final class Verification {
 
     // ---- ID-Mode ----
 
-    private static VerifiedResult idMode(Decoder.Document doc, Report report, VerifyOptions o, TimeRules time) {
+    private static VerifiedResult idMode(Detector.Document doc, Report report, VerifyOptions o, TimeRules time) {
         String artifactsText = doc.artifacts();
         if (artifactsText == null) {
             throw new UsageException(
@@ -181,7 +181,7 @@ final class Verification {
 
     // ---- Anon-Mode ----
 
-    private static VerifiedResult anonMode(Decoder.Document doc, Report report, VerifyOptions o, TimeRules time) {
+    private static VerifiedResult anonMode(Detector.Document doc, Report report, VerifyOptions o, TimeRules time) {
         List<Map<String, Object>> layers = report.layers;
         Object rootAud = layers.isEmpty() ? null : layers.get(layers.size() - 1).get("audience");
         SpiffeId subject = pinned(o.subject(), rootAud, "subject workload", "--subject", report);
@@ -212,7 +212,7 @@ final class Verification {
 
     // ---- LSVID ----
 
-    private static VerifiedResult lsvid(Decoder.Document doc, Report report, VerifyOptions o, TimeRules time) {
+    private static VerifiedResult lsvid(Detector.Document doc, Report report, VerifyOptions o, TimeRules time) {
         if (o.presenter() == null) {
             throw new UsageException("LSVID verification needs --presenter (the peer's leaf certificate, PEM)");
         }
@@ -259,7 +259,7 @@ final class Verification {
 
     // ---- ZKP ----
 
-    private static void zkp(Decoder.Document doc, Report report, VerifyOptions o) {
+    private static void zkp(Detector.Document doc, Report report, VerifyOptions o) {
         if (o.idpKey() == null || o.zkpMsg() == null) {
             throw new UsageException("proof verification needs --idp-key and --zkp-msg (the OAuth header.payload)");
         }
@@ -328,7 +328,7 @@ final class Verification {
 
     private static Map<String, Object> claimsOf(String token, int segment) {
         String[] parts = token.split("\\.", -1);
-        return parts.length > segment ? Decoder.jsonObject(parts[segment]) : null;
+        return parts.length > segment ? Detector.jsonObject(parts[segment]) : null;
     }
 
     private static List<Map<String, Object>> layers(VerifiedResult result) {

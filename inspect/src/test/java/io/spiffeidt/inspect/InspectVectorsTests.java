@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -17,32 +16,22 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Runs the inspector, in process, on every golden vector (assertion-core's {@code vectors/<mode>/},
- * whose README gives the expectations) and requires its verdict to be the vector's expectation: the
- * {@code strict_implementation_expectation} where there is one, else the original's verdict on a
- * well-formed document.
+ * Runs the inspector, in process, on every golden vector (assertion-core's {@code vectors/<mode>/})
+ * and requires the verdict and error code that the folder's {@code manifest.json} states, as
+ * assertion-core's vector tests do.
  *
  * <p>Each vector is verified the way the workload it was addressed to would: as the outermost
  * audience, presented by the outermost issuer's certificate, at a time inside the documents' own
  * validity (the original documents carry no {@code exp}; ID-Mode's certificates start after its
  * {@code iat}, hence a 60-day original maximum age, as in assertion-core's vector tests). Accepted
- * vectors are original documents, so they verify under {@code original-compatible}; rejected ones
- * must be rejected under both profiles, save the one relaxation {@code original-compatible} makes
- * on purpose (see {@link #RELAXED_UNDER_ORIGINAL_COMPATIBLE}).
+ * vectors are original documents, so they are judged under {@code original-compatible}; derived
+ * (tampered) ones under both profiles.
  */
 class InspectVectorsTests {
 
     private static final String ASSERTING = "spiffe://example.org/asserting_wl";
     private static final String SUBJECT = "spiffe://example.org/subject_wl";
     private static final String TARGET = "spiffe://example.org/target_wl";
-
-    /**
-     * Rejected only under strict: a hop whose {@code iss} is not the recomputed key but whose
-     * signature is honest (docs/formats/anon-mode.md: original-compatible does not compare hop issuers, as
-     * schoco.Verify did not).
-     */
-    private static final List<String> RELAXED_UNDER_ORIGINAL_COMPATIBLE =
-            List.of("anon-mode/019_wrong_iss_claim_honest_signature.json");
 
     @TempDir
     Path tmp;
@@ -53,6 +42,7 @@ class InspectVectorsTests {
             try (Stream<Path> files = Files.list(InspectRun.vectors().resolve(mode))) {
                 files.map(p -> mode + "/" + p.getFileName())
                         .filter(n -> n.endsWith(".json"))
+                        .filter(n -> !n.endsWith("/manifest.json"))
                         .filter(n -> !n.equals("anon-mode/000_kyber_constants.json"))
                         .sorted()
                         .forEach(out::add);
@@ -75,57 +65,55 @@ class InspectVectorsTests {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("vectorFiles")
-    void verifyWhenGoldenVectorThenVerdictIsTheVectorsExpectation(String file) {
+    void verifyWhenGoldenVectorThenVerdictIsTheManifests(String file) {
         JsonNode vector = InspectRun.vector(file);
-        boolean accept = expectsAccept(file, vector);
+        JsonNode original = expected(file, "original_compatible");
 
-        if (accept) {
-            InspectRun run = InspectRun.run(arguments(file, vector, "original-compatible"));
+        if (!vector.has("base_vector")) {
+            // an original document: the original-compatible verdict (strict refuses every original shape)
+            assertVerdict(file, vector, "original-compatible", original);
+            return;
+        }
+        assertVerdict(file, vector, "strict", expected(file, "strict"));
+        assertVerdict(file, vector, "original-compatible", original);
+    }
+
+    private void assertVerdict(String file, JsonNode vector, String profile, JsonNode expected) {
+        InspectRun run = InspectRun.run(arguments(file, vector, profile));
+        JsonNode verification = run.json().path("verification");
+        if (expected.path("result").asString().equals("valid")) {
             assertThat(run.exitCode())
-                    .as("%s: %s %s", file, run.out(), run.err())
+                    .as("%s under %s: %s %s", file, profile, run.out(), run.err())
                     .isEqualTo(Inspect.EXIT_VALID);
-            JsonNode verification = run.json().path("verification");
             assertThat(verification.path("verdict").asString()).isEqualTo("valid");
             assertThat(verification.path("code").isNull()).isTrue();
             return;
         }
-        for (String profile : List.of("strict", "original-compatible")) {
-            InspectRun run = InspectRun.run(arguments(file, vector, profile));
-            if (profile.equals("original-compatible") && RELAXED_UNDER_ORIGINAL_COMPATIBLE.contains(file)) {
-                assertThat(run.exitCode())
-                        .as("%s under %s: %s", file, profile, run.err())
-                        .isEqualTo(Inspect.EXIT_VALID);
-                continue;
-            }
-            assertThat(run.exitCode())
-                    .as("%s under %s: %s %s", file, profile, run.out(), run.err())
-                    .isEqualTo(Inspect.EXIT_INVALID);
-            JsonNode verification = run.json().path("verification");
-            assertThat(verification.path("verdict").asString()).isEqualTo("invalid");
-            assertThat(Arrays.stream(ErrorCode.values()).map(Enum::name))
-                    .contains(verification.path("code").asString());
-        }
+        assertThat(run.exitCode())
+                .as("%s under %s: %s %s", file, profile, run.out(), run.err())
+                .isEqualTo(Inspect.EXIT_INVALID);
+        assertThat(verification.path("verdict").asString()).isEqualTo("invalid");
+        List<String> codes = new ArrayList<>();
+        expected.path("codes").forEach(c -> codes.add(c.asString()));
+        assertThat(codes)
+                .as("%s under %s", file, profile)
+                .contains(verification.path("code").asString());
     }
 
-    /** The vector's expectation: its strict expectation, else the original's verdict on a sound document. */
-    private static boolean expectsAccept(String file, JsonNode vector) {
-        JsonNode strict = vector.get("strict_implementation_expectation");
-        if (strict != null && !strict.isNull()) {
-            String s = strict.asString();
-            assertThat(s).as(file).matches("(accept|reject).*");
-            return s.startsWith("accept");
+    /** The verdict {@code vectors/<mode>/manifest.json} states for {@code file} under {@code profile}. */
+    private static JsonNode expected(String file, String profile) {
+        String mode = file.substring(0, file.indexOf('/'));
+        String name = file.substring(file.indexOf('/') + 1).replace(".json", "");
+        for (JsonNode entry : InspectRun.vector(mode + "/manifest.json").path("vectors")) {
+            if (entry.path("vector").asString().equals(name)) {
+                JsonNode verdict = entry.path(profile);
+                assertThat(verdict.isObject())
+                        .as("%s: %s verdict", file, profile)
+                        .isTrue();
+                return verdict;
+            }
         }
-        List<String> results = new ArrayList<>();
-        JsonNode verification = vector.path("verification");
-        if (verification.isArray()) {
-            verification.forEach(v -> results.add(v.path("result").asString()));
-        } else {
-            results.add(verification.path("result").asString());
-        }
-        // a vector without a stated strict expectation is a well-formed document an original accepted
-        assertThat(results).as(file).contains("valid");
-        assertThat(vector.has("base_vector")).as(file).isFalse();
-        return true;
+        throw new AssertionError("no manifest entry for " + file);
     }
 
     // ---- how each vector is verified ----

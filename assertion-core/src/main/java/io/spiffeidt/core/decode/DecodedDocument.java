@@ -19,6 +19,8 @@ import java.util.Map;
  * @param proofRounds the rounds of the attached proof, or 0
  * @param hopsAnonymous Anon-Mode: whether every layer after the root names no workload; {@code
  *     false} in the other formats
+ * @param bundle LSVID: the trust bundle token the document carries (role {@code bundle}: its issuer,
+ *     subject and signature size), or {@code null}
  */
 public record DecodedDocument(
         Mode mode,
@@ -27,7 +29,8 @@ public record DecodedDocument(
         List<DecodedLayer> layers,
         boolean proofAttached,
         int proofRounds,
-        boolean hopsAnonymous) {
+        boolean hopsAnonymous,
+        DecodedLayer bundle) {
 
     /** Copies the collections. */
     public DecodedDocument {

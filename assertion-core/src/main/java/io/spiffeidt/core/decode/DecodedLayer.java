@@ -23,9 +23,13 @@ import java.util.Map;
  * @param anonymous whether the layer names no workload (Anon-Mode: its issuer is only a key and it
  *     carries no {@code iid}); {@code false} in the other formats
  * @param signatureAlgorithm the signature algorithm in words
- * @param signatureBytes the size of the signature as sent, in bytes
+ * @param signatureBytes the size of the signature as sent, in bytes; -1 when its segment is not
+ *     base64url (only from {@link DocumentDecoder#decodeLeniently})
  * @param otherClaims every other claim of the layer, as decoded (never key material: Anon-Mode's
- *     {@code s} is not a claim)
+ *     {@code s} is not a claim); LSVID adds facts about the layer's keys ({@code issuerKeyBytes},
+ *     {@code subjectKeyBytes}, {@code subjectCertificates}) and its {@code ver}
+ * @param payloadDecoded whether the layer's payload decoded; {@code false} only from {@link
+ *     DocumentDecoder#decodeLeniently}, and then every claim field is {@code null}
  */
 public record DecodedLayer(
         int index,
@@ -40,7 +44,8 @@ public record DecodedLayer(
         boolean anonymous,
         String signatureAlgorithm,
         int signatureBytes,
-        Map<String, Object> otherClaims) {
+        Map<String, Object> otherClaims,
+        boolean payloadDecoded) {
 
     /** Copies the map. */
     public DecodedLayer {

@@ -54,6 +54,24 @@ public final class DocumentDecoder {
      *     ErrorCode#MALFORMED} when the text does not decode as {@code mode}
      */
     public static DecodedDocument decode(Mode mode, String document, Limits limits) {
+        return decode(mode, document, limits, false);
+    }
+
+    /**
+     * Decodes {@code document} as {@code mode} as {@link #decode} does, but keeps a layer whose
+     * payload is not base64url JSON ({@link DecodedLayer#payloadDecoded()} false, its claim fields
+     * {@code null}) or whose signature is not base64url ({@link DecodedLayer#signatureBytes()} -1),
+     * so that the other layers of a tampered document can still be shown (the inspector).
+     *
+     * @throws AssertionException {@link ErrorCode#LIMIT_EXCEEDED} over the limits, {@link
+     *     ErrorCode#MALFORMED} when the document's layout (its segments, the LSVID encoding) is not
+     *     that of {@code mode}
+     */
+    public static DecodedDocument decodeLeniently(Mode mode, String document, Limits limits) {
+        return decode(mode, document, limits, true);
+    }
+
+    private static DecodedDocument decode(Mode mode, String document, Limits limits, boolean lenient) {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(limits, "limits");
         if (document == null || document.isEmpty()) {
@@ -61,18 +79,19 @@ public final class DocumentDecoder {
         }
         limits.checkEncodedSize(document.length());
         return switch (mode) {
-            case DVID -> dvid(document);
-            case ID_MODE -> nested(Mode.ID_MODE, document, limits);
-            case ANON_MODE -> nested(Mode.ANON_MODE, document, limits);
+            case DVID -> dvid(document, lenient);
+            case ID_MODE -> nested(Mode.ID_MODE, document, limits, lenient);
+            case ANON_MODE -> nested(Mode.ANON_MODE, document, limits, lenient);
             case LSVID -> lsvid(document, limits);
         };
     }
 
-    private static DecodedDocument dvid(String token) {
+    private static DecodedDocument dvid(String token, boolean lenient) {
         CompactJws.Segments parts = CompactJws.split(token);
-        Map<String, Object> header = object(parts.header(), 0);
-        Map<String, Object> claims = object(parts.payload(), 0);
-        byte[] signature = bytes(parts.signature(), 0);
+        Map<String, Object> header = object(parts.header(), 0, lenient);
+        Map<String, Object> parsed = object(parts.payload(), 0, lenient);
+        Map<String, Object> claims = parsed == null ? Map.of() : parsed;
+        byte[] signature = bytes(parts.signature(), 0, lenient);
         Map<String, Object> other = others(claims);
         Object zkp = claims.get("zkp");
         int rounds = 0;
@@ -93,7 +112,7 @@ public final class DocumentDecoder {
             }
             other.put("zkp", proof);
         }
-        String alg = header.get("alg") instanceof String a ? a : "unknown";
+        String alg = header != null && header.get("alg") instanceof String a ? a : "unknown";
         DecodedLayer layer = new DecodedLayer(
                 0,
                 "document",
@@ -106,16 +125,17 @@ public final class DocumentDecoder {
                 time(claims.get("exp")),
                 false,
                 alg,
-                signature.length,
-                other);
-        return new DecodedDocument(Mode.DVID, token.length(), header, List.of(layer), zkp != null, rounds, false);
+                size(signature),
+                other,
+                parsed != null);
+        return new DecodedDocument(Mode.DVID, token.length(), header, List.of(layer), zkp != null, rounds, false, null);
     }
 
     /**
      * ID-Mode and Anon-Mode share the dot layout {@code P(L-1) . … . P(0) . S(0) . … . S(L-1)}:
      * layer {@code k} has its payload in segment {@code L-1-k} and its signature in {@code L+k}.
      */
-    private static DecodedDocument nested(Mode mode, String token, Limits limits) {
+    private static DecodedDocument nested(Mode mode, String token, Limits limits, boolean lenient) {
         String[] parts = token.split("\\.", -1);
         if (parts.length < 2 || parts.length % 2 != 0) {
             throw new AssertionException(ErrorCode.MALFORMED, "an even number of at least two segments is expected");
@@ -126,8 +146,9 @@ public final class DocumentDecoder {
         List<DecodedLayer> layers = new ArrayList<>(depth);
         boolean hopsAnonymous = true;
         for (int k = 0; k < depth; k++) {
-            Map<String, Object> claims = object(parts[depth - 1 - k], k);
-            byte[] signature = bytes(parts[depth + k], k);
+            Map<String, Object> parsed = object(parts[depth - 1 - k], k, lenient);
+            Map<String, Object> claims = parsed == null ? Map.of() : parsed;
+            byte[] signature = bytes(parts[depth + k], k, lenient);
             // Anon-Mode: every issuer is a key; only an iid (original-compatible) names a workload
             boolean anonymous = anon && !claims.containsKey("iid");
             if (k > 0) {
@@ -147,13 +168,15 @@ public final class DocumentDecoder {
                     time(claims.get("exp")),
                     anonymous,
                     algorithm,
-                    signature.length,
-                    others(claims)));
+                    size(signature),
+                    others(claims),
+                    parsed != null));
         }
-        return new DecodedDocument(mode, token.length(), Map.of(), layers, false, 0, anon && hopsAnonymous);
+        return new DecodedDocument(mode, token.length(), Map.of(), layers, false, 0, anon && hopsAnonymous, null);
     }
 
     private static DecodedDocument lsvid(String encoded, Limits limits) {
+        // the LSVID encoding is one JSON document: it decodes whole or not at all
         Lsvid lsvid = LsvidCodec.decode(encoded, limits);
         List<LsvidToken> outermostFirst = new ArrayList<>();
         for (LsvidToken t = lsvid.token(); t != null; t = t.nested()) {
@@ -166,6 +189,15 @@ public final class DocumentDecoder {
             LsvidPayload p = t.payload();
             Map<String, Object> other = new LinkedHashMap<>();
             other.put("ver", p.ver());
+            if (p.iss() != null && p.iss().pk() != null) {
+                other.put("issuerKeyBytes", p.iss().pk().length);
+            }
+            if (p.sub() != null && p.sub().pk() != null) {
+                other.put("subjectKeyBytes", p.sub().pk().length);
+            }
+            if (p.sub() != null && !p.sub().x5c().isEmpty()) {
+                other.put("subjectCertificates", p.sub().x5c().size());
+            }
             if (!p.data().isEmpty()) {
                 other.put("data", p.data());
             }
@@ -187,26 +219,61 @@ public final class DocumentDecoder {
                     false,
                     p.alg() == null ? "unknown" : p.alg() + " (ECDSA P-256)",
                     t.signature() == null ? 0 : t.signature().length,
-                    other));
+                    other,
+                    true));
         }
-        return new DecodedDocument(Mode.LSVID, encoded.length(), Map.of(), layers, false, 0, false);
+        DecodedLayer bundle = null;
+        if (lsvid.bundle() != null) {
+            LsvidPayload b = lsvid.bundle().payload();
+            bundle = new DecodedLayer(
+                    0,
+                    "bundle",
+                    cn(b.iss()),
+                    cn(b.sub()),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    false,
+                    b.alg() == null ? "unknown" : b.alg() + " (ECDSA P-256)",
+                    lsvid.bundle().signature() == null ? 0 : lsvid.bundle().signature().length,
+                    Map.of(),
+                    true);
+        }
+        return new DecodedDocument(Mode.LSVID, encoded.length(), Map.of(), layers, false, 0, false, bundle);
     }
 
-    private static Map<String, Object> object(String segment, int layer) {
-        String json = Codec.utf8(bytes(segment, layer));
+    /** The segment's JSON object; null (lenient) or MALFORMED when it is none. */
+    private static Map<String, Object> object(String segment, int layer, boolean lenient) {
+        byte[] bytes = bytes(segment, layer, lenient);
         try {
-            return Json.parseObject(json);
+            if (bytes == null) {
+                return null;
+            }
+            return Json.parseObject(Codec.utf8(bytes));
         } catch (AssertionException e) {
+            if (lenient) {
+                return null;
+            }
             throw new AssertionException(ErrorCode.MALFORMED, layer, "payload is not one JSON object");
         }
     }
 
-    private static byte[] bytes(String segment, int layer) {
+    /** The segment's bytes; null (lenient) or MALFORMED when it is not base64url. */
+    private static byte[] bytes(String segment, int layer, boolean lenient) {
         try {
             return Codec.fromB64url(segment);
         } catch (AssertionException e) {
+            if (lenient) {
+                return null;
+            }
             throw new AssertionException(ErrorCode.MALFORMED, layer, "segment is not base64url");
         }
+    }
+
+    private static int size(byte[] signature) {
+        return signature == null ? -1 : signature.length;
     }
 
     private static Map<String, Object> others(Map<String, Object> claims) {

@@ -12,6 +12,7 @@ import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidPayload;
 import io.spiffeidt.core.lsvid.LsvidToken;
+import io.spiffeidt.testkit.GoldenVectors;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -168,6 +169,73 @@ class DocumentDecoderTests {
         assertThatThrownBy(() -> DocumentDecoder.decode(Mode.ID_MODE, huge, Limits.defaults()))
                 .isInstanceOfSatisfying(
                         AssertionException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.LIMIT_EXCEEDED));
+    }
+
+    @Test
+    void decodeLenientlyWhenOneLayerTamperedThenTheOtherLayersStillShown() {
+        String outer = b64("{\"iss\":\"" + SUBJECT + "\",\"aud\":\"" + MTIER + "\",\"iat\":101}");
+        // the root's payload is base64url but not JSON; the outer signature is not base64url
+        String token = outer + "." + b64("{\"iss\":") + "." + sig(64) + "." + "**";
+
+        assertThatThrownBy(() -> DocumentDecoder.decode(Mode.ID_MODE, token, Limits.defaults()))
+                .isInstanceOfSatisfying(
+                        AssertionException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED));
+        DecodedDocument doc = DocumentDecoder.decodeLeniently(Mode.ID_MODE, token, Limits.defaults());
+
+        assertThat(doc.depth()).isEqualTo(2);
+        DecodedLayer tampered = doc.layers().get(0);
+        assertThat(tampered.payloadDecoded()).isFalse();
+        assertThat(tampered.issuer()).isNull();
+        assertThat(tampered.signatureBytes()).isEqualTo(64);
+        DecodedLayer intact = doc.layers().get(1);
+        assertThat(intact.payloadDecoded()).isTrue();
+        assertThat(intact.issuer()).isEqualTo(SUBJECT);
+        assertThat(intact.audience()).isEqualTo(MTIER);
+        assertThat(intact.signatureBytes()).isEqualTo(-1);
+    }
+
+    @Test
+    void decodeLenientlyWhenLayoutIsNotTheModesThenStillMalformed() {
+        for (String text : new String[] {"a.b.c", "only-one-segment"}) {
+            assertThatThrownBy(() -> DocumentDecoder.decodeLeniently(Mode.ID_MODE, text, Limits.defaults()))
+                    .as(text)
+                    .isInstanceOfSatisfying(
+                            AssertionException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED));
+        }
+        assertThatThrownBy(() -> DocumentDecoder.decodeLeniently(Mode.LSVID, "e30", Limits.defaults()))
+                .isInstanceOf(AssertionException.class);
+    }
+
+    @Test
+    void decodeWhenStrictThenEveryLayerDecoded() {
+        String token = b64("{\"iss\":\"" + ASSERTING + "\"}") + "." + sig(64);
+
+        DecodedDocument doc = DocumentDecoder.decode(Mode.ID_MODE, token, Limits.defaults());
+
+        assertThat(doc.layers()).allSatisfy(l -> assertThat(l.payloadDecoded()).isTrue());
+        assertThat(doc.bundle()).isNull();
+    }
+
+    @Test
+    void decodeWhenOriginalLsvidThenBundleAndEachLayersKeyFacts() {
+        String lsvid = (String) ((java.util.Map<?, ?>) io.spiffeidt.core.internal.Json.parseObject(
+                                GoldenVectors.text(GoldenVectors.Mode.LSVID, "004_extensions3"))
+                        .get("outputs"))
+                .get("lsvid");
+
+        DecodedDocument doc = DocumentDecoder.decode(Mode.LSVID, lsvid, Limits.defaults());
+
+        assertThat(doc.depth()).isEqualTo(4);
+        assertThat(doc.bundle()).isNotNull();
+        assertThat(doc.bundle().role()).isEqualTo("bundle");
+        assertThat(doc.bundle().subject()).isEqualTo("spiffe://example.org");
+        assertThat(doc.bundle().signatureBytes()).isPositive();
+        DecodedLayer base = doc.layers().get(0);
+        assertThat(base.role()).isEqualTo("base");
+        assertThat(base.otherClaims()).containsEntry("ver", 1).containsKey("subjectKeyBytes");
+        DecodedLayer outermost = doc.layers().get(3);
+        assertThat(outermost.otherClaims().get("issuerBaseToken")).isEqualTo("base token of " + outermost.issuer());
+        assertThat(outermost.otherClaims()).doesNotContainKey("subjectKeyBytes");
     }
 
     private static String jsonString(String s) {

@@ -19,6 +19,11 @@ import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.zkp.RsaSignatureProof;
 import io.spiffeidt.core.zkp.ZkProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;
+import io.spiffeidt.testkit.GoldenVectors;
+import io.spiffeidt.testkit.VectorManifest;
+import io.spiffeidt.testkit.VectorManifest.Entry;
+import io.spiffeidt.testkit.VectorManifest.Kind;
+import io.spiffeidt.testkit.VectorManifest.Outcome;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -26,9 +31,8 @@ import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,90 +41,56 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Runs every golden vector of {@code vectors/dvid/} (test resources; the vectors README, section 7) and reaches the
- * verdict it states: under original-compatible the original's verdict where that is sound, under
- * both profiles the {@code strict_implementation_expectation}.
+ * verdict its manifest entry states ({@code vectors/dvid/manifest.json}): under original-compatible the
+ * original's verdict where that is sound, under both profiles the {@code strict_implementation_expectation}.
  */
 class DvidVectorsTests {
 
-    private static final Set<String> DASVID_VECTORS = Set.of(
-            "001_dasvid_fixed_clock",
-            "002_dasvid_unmodified_mint",
-            "003_dasvid_with_kid",
-            "005_dasvid_tampered_dpr",
-            "006_dasvid_foreign_key");
-    private static final Set<String> ZKP_VECTORS = Set.of(
-            "010_zkp_proof80",
-            "011_zkp_compact_json",
-            "012_zkp_all_zero_degenerate",
-            "013_zkp_flipped_p_digit",
-            "014_zkp_wrong_message");
+    /** The expected verdicts: {@code vectors/dvid/manifest.json}. */
+    private static final VectorManifest MANIFEST = VectorManifest.load(GoldenVectors.Mode.DVID);
 
-    static Stream<String> vectorFiles() {
-        return DvidTestSupport.vectorNames();
+    static Stream<Entry> entries() {
+        return MANIFEST.entries().stream();
     }
 
-    @Test
-    void verifyWhenListingVectorsThenEveryKnownFileIsPresent() {
-        List<String> names = vectorFiles().toList();
-        assertThat(names).containsAll(DASVID_VECTORS).containsAll(ZKP_VECTORS);
-    }
+    /**
+     * DA-SVIDs are verified at their own {@code iat} (the manifest's clock) by the subject: under
+     * original-compatible the sound ones verify, under strict (no jti, and for 001 / 002 an empty
+     * kid) all are rejected. Proofs are verified against the message and key in the file.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("entries")
+    void verifyWhenVectorThenManifestVerdict(Entry entry) {
+        Map<String, Object> v = DvidTestSupport.readVector(entry.vector());
+        assertThat((String) at(v, "vector")).isEqualTo(entry.vector());
 
-    @ParameterizedTest
-    @MethodSource("vectorFiles")
-    void verifyWhenVectorThenStatedVerdict(String file) {
-        Map<String, Object> v = DvidTestSupport.readVector(file);
-        String name = at(v, "vector");
-        assertThat(file).isEqualTo(name);
-        assertThat((String) at(v, "format")).isEqualTo("dvid");
-        assertThat(name).as("a vector this test knows how to judge").isIn(union());
-        if (DASVID_VECTORS.contains(name)) {
-            judgeDasvid(v);
-        } else {
-            judgeZkp(v);
+        for (VerificationProfile profile : VerificationProfile.values()) {
+            VectorManifest.Verdict verdict = entry.under(profile);
+            Supplier<Outcome> verification = entry.kind() == Kind.PROOF
+                    ? () -> verifyProof(v, profile)
+                    : () -> verifyDasvid(v, entry, verdict, profile);
+            verdict.assertReachedBy(verification, "%s under %s", entry, profile);
         }
     }
 
-    private static Set<String> union() {
-        return Stream.concat(DASVID_VECTORS.stream(), ZKP_VECTORS.stream())
-                .collect(java.util.stream.Collectors.toSet());
-    }
-
-    // ---- DA-SVID vectors ---------------------------------------------------------------------
-
-    private static void judgeDasvid(Map<String, Object> v) {
+    private static Outcome verifyDasvid(
+            Map<String, Object> v, Entry entry, VectorManifest.Verdict verdict, VerificationProfile profile) {
         String token = at(v, "outputs.dasvid");
-        PublicKey assertingKey = assertingJwkKey(v);
-        String original = at(v, "verification.result");
-        long iat = iatOf(token);
-        if ("valid".equals(original)) {
-            // Original-compatible at the document's own time: the signature and claims are sound.
-            VerifiedDvid ok = verifier(VerificationProfile.ORIGINAL_COMPATIBLE, iat, assertingKey)
-                    .verify(token, SUBJECT);
-            assertThat(ok.result().mode()).isEqualTo(Mode.DVID);
-            assertThat(ok.dpa()).isEqualTo(at(v, "inputs.claims.dpa"));
-            assertThat(ok.dpr()).isEqualTo(at(v, "inputs.claims.dpr"));
-            assertThat(ok.subject().toString()).isEqualTo(at(v, "inputs.claims.sub"));
-            assertThat(ok.issuer()).isEqualTo(at(v, "inputs.claims.iss"));
-            assertThat(ok.expiresAt().getEpochSecond())
-                    .isEqualTo(((BigInteger) at(v, "inputs.claims.exp")).longValueExact());
-            assertThat(ok.jti()).isEqualTo(Codec.b64url(sha256(token)));
-            assertThat(ok.result().encodedSize())
-                    .isEqualTo(((BigInteger) at(v, "outputs.dasvid_bytes")).intValueExact());
-            // Strict: no jti (and for 001 / 002 an empty kid): rejected, never accepted.
-            assertThatAssertion(() -> verifier(VerificationProfile.STRICT, iat, assertingKey)
-                            .verify(token, SUBJECT))
-                    .hasCode(ErrorCode.MALFORMED);
-        } else {
-            assertThat((String) at(v, "strict_implementation_expectation")).startsWith("reject");
-            for (VerificationProfile profile : VerificationProfile.values()) {
-                // strict stops earlier, at the empty kid; original-compatible reaches the signature
-                ErrorCode expected =
-                        profile == VerificationProfile.STRICT ? ErrorCode.MALFORMED : ErrorCode.BAD_SIGNATURE;
-                assertThatAssertion(() -> verifier(profile, iat, assertingKey).verify(token, SUBJECT))
-                        .as("%s under %s", at(v, "vector"), profile)
-                        .hasCode(expected);
-            }
-        }
+        VerifiedDvid ok = verifier(profile, entry.now().getEpochSecond(), assertingJwkKey(v))
+                .verify(token, entry.audience());
+        assertThat(ok.result().mode()).isEqualTo(Mode.DVID);
+        assertThat(ok.subject().toString()).isEqualTo(verdict.claims().subject());
+        assertThat(ok.jti()).isEqualTo(Codec.b64url(sha256(token)));
+        return Outcome.of(ok.result());
+    }
+
+    private static Outcome verifyProof(Map<String, Object> v, VerificationProfile profile) {
+        String proofJson = has(v, "outputs.proof_json") ? at(v, "outputs.proof_json") : at(v, "inputs.proof_json");
+        ZkProof proof = ZkProofCodec.parse(proofJson);
+        assertThat(proof.rounds()).isEqualTo(((BigInteger) at(v, "inputs.proof_len")).intValueExact());
+        byte[] msg = ((String) at(v, "inputs.msg")).getBytes(StandardCharsets.US_ASCII);
+        RsaSignatureProof.verify(proof, msg, idpJwkKey(v), profile, Limits.defaults());
+        return null;
     }
 
     @Test
@@ -206,29 +176,6 @@ class DvidVectorsTests {
 
     // ---- ZKP vectors (vector 010's derived values: RsaSignatureProofTests) ------------------------
 
-    private static void judgeZkp(Map<String, Object> v) {
-        String proofJson = has(v, "outputs.proof_json") ? at(v, "outputs.proof_json") : at(v, "inputs.proof_json");
-        String msg = at(v, "inputs.msg");
-        RSAPublicKey key = idpJwkKey(v);
-        int proofLen = ((BigInteger) at(v, "inputs.proof_len")).intValueExact();
-        String expectation = has(v, "strict_implementation_expectation")
-                ? at(v, "strict_implementation_expectation")
-                : ("valid".equals(at(v, "verification.result")) ? "accept" : "reject");
-        ZkProof proof = ZkProofCodec.parse(proofJson);
-        assertThat(proof.rounds()).isEqualTo(proofLen);
-        byte[] msgBytes = msg.getBytes(StandardCharsets.US_ASCII);
-        for (VerificationProfile profile : VerificationProfile.values()) {
-            if (expectation.startsWith("accept")) {
-                RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults());
-            } else {
-                assertThat(expectation).startsWith("reject");
-                assertThatAssertion(() -> RsaSignatureProof.verify(proof, msgBytes, key, profile, Limits.defaults()))
-                        .as("%s under %s", at(v, "vector"), profile)
-                        .hasCode(ErrorCode.BAD_PROOF);
-            }
-        }
-    }
-
     @Test
     void verifyWhenVector011ThenReserializedByteForByte() {
         Map<String, Object> v = DvidTestSupport.readVector("011_zkp_compact_json");
@@ -271,11 +218,6 @@ class DvidVectorsTests {
     private static RSAPublicKey idpJwkKey(Map<String, Object> v) {
         Map<String, Object> jwk = has(v, "inputs.idp_jwk") ? at(v, "inputs.idp_jwk") : at(v, "inputs.idp_key.jwk");
         return (RSAPublicKey) DvidKeys.parseJwk(Json.write(jwk), BC);
-    }
-
-    private static long iatOf(String token) {
-        Map<String, Object> claims = Json.parseObject(DvidTestSupport.segmentJson(token, 1));
-        return ((BigInteger) claims.get("iat")).longValueExact();
     }
 
     private static byte[] sha256(String token) {

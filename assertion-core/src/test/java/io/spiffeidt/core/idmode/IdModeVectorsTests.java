@@ -14,8 +14,12 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.testkit.GoldenVectors;
 import io.spiffeidt.testkit.TestPki;
-import java.math.BigInteger;
+import io.spiffeidt.testkit.VectorManifest;
+import io.spiffeidt.testkit.VectorManifest.Entry;
+import io.spiffeidt.testkit.VectorManifest.Kind;
+import io.spiffeidt.testkit.VectorManifest.Outcome;
 import java.security.Provider;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -28,13 +32,13 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The golden vectors of {@code vectors/id-mode/} (test resources; vectors README, section 4), made and
- * judged by the original Go code. Each file must reach the verdict below under each profile.
+ * judged by the original Go code. Each file must reach the verdict its manifest entry states
+ * ({@code vectors/id-mode/manifest.json}) under each profile.
  *
  * <p>The vectors' tokens carry {@code iat} 2023-11-14 and no {@code exp}, while their
  * certificates are valid from 2024-01-01: no instant satisfies both with the default
@@ -49,161 +53,56 @@ class IdModeVectorsTests {
     private static final SpiffeId SUBJECT = SpiffeId.parse("spiffe://example.org/subject_wl");
     private static final SpiffeId MIDDLETIER = SpiffeId.parse("spiffe://example.org/middletier");
     private static final SpiffeId TARGET = SpiffeId.parse("spiffe://example.org/target_wl");
-    private static final Instant NOW = Instant.parse("2024-01-02T00:00:00Z");
     private static final Provider PROVIDER = TestPki.BC;
 
+    /** The expected verdicts: {@code vectors/id-mode/manifest.json}. */
+    private static final VectorManifest MANIFEST = VectorManifest.load(GoldenVectors.Mode.ID_MODE);
+
+    private static final Instant NOW = MANIFEST.now();
+
+    static Stream<Entry> vectors() {
+        return MANIFEST.entries(Kind.TOKEN);
+    }
+
     /**
-     * Our verdict per vector under original-compatible (strict: see {@link #strictVerdict}); the
-     * original's verdict is kept beside it as documentation and checked against the file.
+     * Under strict every vector is rejected: the original tokens carry no {@code exp} (MALFORMED at
+     * parsing). Under original-compatible the well-formed ones verify for their audience, presented
+     * by the outermost signer, and every tampered one fails with the manifest's code.
      */
-    record Verdict(String vector, String original, ErrorCode compatible, SpiffeId verifier, String presenterCert) {}
-
-    // 010-012: the flipped character leaves the payload invalid JSON (a stray control character),
-    // so they fail as MALFORMED before any signature is checked
-    private static final List<Verdict> VERDICTS = List.of(
-            new Verdict("001_layers1", "valid", null, SUBJECT, "leaf_asserting_wl.cert.pem"),
-            new Verdict("002_layers2", "valid", null, MIDDLETIER, "leaf_subject_wl.cert.pem"),
-            new Verdict("003_layers3", "valid", null, TARGET, "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "010_tamper_flip_root_payload", "invalid", ErrorCode.MALFORMED, TARGET, "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "011_tamper_flip_middle_payload",
-                    "invalid",
-                    ErrorCode.MALFORMED,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "012_tamper_flip_outer_payload",
-                    "invalid",
-                    ErrorCode.MALFORMED,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "013_tamper_flip_signature",
-                    "invalid",
-                    ErrorCode.BAD_SIGNATURE,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "014_tamper_swap_signatures_S0_S1",
-                    "invalid",
-                    ErrorCode.BAD_SIGNATURE,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "015_tamper_swap_payloads_P1_P0",
-                    "invalid",
-                    ErrorCode.BAD_SIGNATURE,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "016_tamper_drop_inner_layer",
-                    "invalid",
-                    ErrorCode.BAD_SIGNATURE,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            // the original accepts the prefix (2-layer) token; addressed to middletier, not to target_wl
-            new Verdict(
-                    "017_drop_outermost_layer_prefix",
-                    "valid",
-                    ErrorCode.WRONG_AUDIENCE,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "018_wrong_certificate_order",
-                    "invalid",
-                    ErrorCode.UNTRUSTED_KEY,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            new Verdict("019_too_few_certificates", "invalid", ErrorCode.MALFORMED, TARGET, "leaf_middletier.cert.pem"),
-            new Verdict(
-                    "019b_missing_root_certificate", "panic", ErrorCode.MALFORMED, TARGET, "leaf_middletier.cert.pem"),
-            // the original ignores the extra certificate
-            new Verdict(
-                    "020_extra_leading_certificate", "valid", ErrorCode.MALFORMED, TARGET, "leaf_middletier.cert.pem"),
-            // the original's link check compares only the text "spiffe"
-            new Verdict(
-                    "021_broken_iss_aud_link_signed",
-                    "valid",
-                    ErrorCode.BROKEN_LINK,
-                    TARGET,
-                    "leaf_middletier.cert.pem"),
-            // the original never validates certificate chains
-            new Verdict(
-                    "022_rogue_ca_root_certificate",
-                    "valid",
-                    ErrorCode.UNTRUSTED_KEY,
-                    TARGET,
-                    "leaf_middletier.cert.pem"));
-
-    static Stream<Verdict> verdicts() {
-        return VERDICTS.stream();
-    }
-
-    static Stream<Arguments> verdictsPerProfile() {
-        return VERDICTS.stream()
-                .flatMap(v -> Stream.of(VerificationProfile.values()).map(p -> Arguments.of(v, p)));
-    }
-
-    @Test
-    void verifyWhenVectorDirectoryListedThenEveryFileHasAVerdict() {
-        assertThat(IdModeVectors.names())
-                .containsExactlyInAnyOrderElementsOf(
-                        VERDICTS.stream().map(Verdict::vector).toList());
-    }
-
-    @ParameterizedTest
-    @MethodSource("verdicts")
-    void verifyWhenVectorReadThenOriginalVerdictAsDocumented(Verdict verdict) {
-        Map<String, Object> vector = IdModeVectors.load(verdict.vector());
-        assertThat(vector.get("format")).isEqualTo("nested-ecdsa");
-        assertThat(map(vector.get("verification")).get("result")).isEqualTo(verdict.original());
-        if (verdict.compatible() != null) {
-            assertThat(String.valueOf(vector.get("strict_implementation_expectation")))
-                    .startsWith("reject");
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("verdictsPerProfile")
-    void verifyWhenVectorThenOurVerdict(Verdict verdict, VerificationProfile profile) {
-        Map<String, Object> vector = IdModeVectors.load(verdict.vector());
-        Map<String, Object> outputs = at(vector, "outputs");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("vectors")
+    void verifyWhenVectorThenManifestVerdict(Entry entry) {
+        Map<String, Object> outputs = at(IdModeVectors.load(entry.vector()), "outputs");
         String token = (String) outputs.get("token");
-        IdModeVerifier verifier = verifier(profile, Duration.ofDays(60), NOW);
-        Presenter peer = Presenter.of(IdModeVectors.certificate(IdModeVectors.keyFile(verdict.presenterCert())));
-        ErrorCode expected = profile == VerificationProfile.STRICT ? strictVerdict(verdict) : verdict.compatible();
+        Presenter peer =
+                Presenter.of(IdModeVectors.certificate(IdModeVectors.keyFile(leafCertificate(entry.presenter()))));
 
-        if (expected == null) {
-            IdModeArtifacts artifacts = IdModeArtifacts.parse((String) outputs.get("id_artifacts"), Limits.defaults());
-            VerifiedIdMode verified = verifier.verify(token, artifacts, verdict.verifier(), peer);
-            assertThat(verified.result().delegation().dpr()).isEqualTo("alice@example.test");
-            assertThat(verified.result().delegation().dpa()).isEqualTo("https://idp.example.test/oauth2/default");
-            assertThat(verified.result().delegation().assertedBy()).isEqualTo(ASSERTING.toString());
-            assertThat(verified.result().encodedSize()).isEqualTo(((BigInteger) outputs.get("token_bytes")).intValue());
-            assertThat(verified.depth()).isEqualTo(((BigInteger) outputs.get("segments")).intValue() / 2);
-            assertThat(verified.path().get(0)).isEqualTo(ASSERTING);
-            assertThat(verified.path().get(verified.depth() - 1)).isEqualTo(peer.id());
-            assertThat(verified.result().outermost().audience())
-                    .isEqualTo(verdict.verifier().toString());
-            assertThat(verified.result().outermost().expiresAt())
-                    .isEqualTo(verified.result().outermost().issuedAt().plus(Duration.ofDays(60)));
-        } else {
-            assertThatAssertion(() -> verifier.verify(
-                            token,
-                            IdModeArtifacts.parse((String) outputs.get("id_artifacts"), Limits.defaults()),
-                            verdict.verifier(),
-                            peer))
-                    .hasCode(expected);
+        for (VerificationProfile profile : VerificationProfile.values()) {
+            IdModeVerifier verifier = verifier(profile, Duration.ofDays(60), entry.now());
+            entry.under(profile)
+                    .assertReachedBy(
+                            () -> {
+                                IdModeArtifacts artifacts =
+                                        IdModeArtifacts.parse((String) outputs.get("id_artifacts"), Limits.defaults());
+                                VerifiedIdMode verified = verifier.verify(token, artifacts, entry.audience(), peer);
+                                assertThat(verified.path().get(0)).isEqualTo(ASSERTING);
+                                assertThat(verified.path().get(verified.depth() - 1))
+                                        .isEqualTo(peer.id());
+                                assertThat(verified.result().outermost().expiresAt())
+                                        .isEqualTo(verified.result()
+                                                .outermost()
+                                                .issuedAt()
+                                                .plus(Duration.ofDays(60)));
+                                return Outcome.of(verified.result());
+                            },
+                            "%s under %s",
+                            entry,
+                            profile);
         }
     }
 
-    /**
-     * Under strict every vector is rejected: the original tokens carry no {@code exp}
-     * (MALFORMED at parsing), unless the artifacts or the token fail to parse first.
-     */
-    private static ErrorCode strictVerdict(Verdict verdict) {
-        return ErrorCode.MALFORMED;
+    private static String leafCertificate(SpiffeId id) {
+        return "leaf_" + id.path().substring(1) + ".cert.pem";
     }
 
     @Test

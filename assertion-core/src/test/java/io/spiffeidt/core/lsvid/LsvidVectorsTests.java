@@ -18,6 +18,9 @@ import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.testkit.GoldenVectors;
 import io.spiffeidt.testkit.TestPki;
+import io.spiffeidt.testkit.VectorManifest;
+import io.spiffeidt.testkit.VectorManifest.Entry;
+import io.spiffeidt.testkit.VectorManifest.Kind;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +30,6 @@ import java.security.PublicKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -40,25 +42,24 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Runs every file in {@code vectors/lsvid/} in the test resources (section 6 of the vectors README): the exact
  * bytes of every encoded document, signing input and payload are reproduced by our canonical
- * serializer, the recorded signatures verify over them, and each document reaches its verdict:
- * positive vectors verify under the original-compatible profile (they are version 1) and are
- * rejected as {@code UNSUPPORTED} under strict; every negative vector is rejected under both, with
- * the code our stricter rules give, even where the original answered "valid".
+ * serializer, the recorded signatures verify over them, and each document reaches the verdict its
+ * manifest entry states under each profile ({@code vectors/lsvid/manifest.json}), even where the
+ * original answered "valid".
  */
 class LsvidVectorsTests {
 
     private static final SpiffeId ASSERTING = SpiffeId.parse("spiffe://example.org/asserting_wl");
-    private static final Instant CLOCK = Instant.ofEpochSecond(1700000000L + 10);
 
-    /** Our code for each known negative vector; others must be rejected with any typed code. */
-    private static final Map<String, ErrorCode> NEGATIVE_CODES = Map.of(
-            "010_tamper_outer_signature_byte", ErrorCode.BAD_SIGNATURE,
-            "011_tamper_dpr", ErrorCode.BAD_SIGNATURE,
-            "012_tamper_broken_link", ErrorCode.BROKEN_LINK,
-            "013_tamper_base_signature", ErrorCode.BAD_SIGNATURE,
-            "014_drop_outermost_extension", ErrorCode.WRONG_AUDIENCE,
-            "015_forged_iss_id_self_signed", ErrorCode.UNTRUSTED_KEY,
-            "016_self_delegation_any_workload", ErrorCode.DELEGATION_INVALID);
+    /**
+     * The expected verdicts: {@code vectors/lsvid/manifest.json}. Positive vectors verify under
+     * original-compatible (they are version 1) and are rejected as {@code UNSUPPORTED} under strict;
+     * every negative vector is rejected under both, with the code our stricter rules give.
+     */
+    private static final VectorManifest MANIFEST = VectorManifest.load(GoldenVectors.Mode.LSVID);
+
+    static Stream<Entry> entries() {
+        return MANIFEST.entries(Kind.TOKEN);
+    }
 
     static Stream<String> vectors() {
         List<String> names = GoldenVectors.names(GoldenVectors.Mode.LSVID).stream()
@@ -154,49 +155,29 @@ class LsvidVectorsTests {
     // ---- verdicts ----
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("vectors")
-    void verifyWhenVectorThenVerdictUnderOriginalCompatible(String file) throws Exception {
-        Map<String, Object> v = load(file);
+    @MethodSource("entries")
+    void verifyWhenVectorThenManifestVerdict(Entry entry) throws Exception {
+        Map<String, Object> v = load(entry.vector());
         String lsvid = (String) map(v, "outputs").get("lsvid");
-        LsvidVerifier verifier = verifier(VerificationProfile.ORIGINAL_COMPATIBLE);
-
-        if (v.get("base_vector") == null) {
-            assertThat(originalVerdicts(v)).as("original verdicts of %s", file).containsOnly("valid");
-            Lsvid doc = LsvidCodec.decode(lsvid);
-            LsvidVerification result = verifyAsNextHop(verifier, lsvid, doc, doc);
-            assertThat(result.depth()).isEqualTo(doc.depth());
-            if (result.delegation() != null) {
-                assertThat(result.delegation().dpr()).isEqualTo(map(v, "inputs").get("oauth_dpr"));
-                assertThat(result.delegation().dpa()).isEqualTo(map(v, "inputs").get("oauth_dpa"));
-                assertThat(result.delegation().assertedBy()).isEqualTo(ASSERTING.toString());
-            }
-            return;
+        if (v.get("base_vector") != null) {
+            // the base vector of a negative one is itself a positive document
+            String baseLsvid = (String) map(v, "inputs").get("base_lsvid");
+            VerifiedResult baseResult = verifyAsNextHop(
+                            verifier(VerificationProfile.ORIGINAL_COMPATIBLE, entry), baseLsvid, entry)
+                    .toResult();
+            assertThat(baseResult.delegation().dpr()).isEqualTo("alice@example.test");
         }
 
-        // the base vector of a negative one is itself a positive document
-        String baseLsvid = (String) map(v, "inputs").get("base_lsvid");
-        Lsvid base = LsvidCodec.decode(baseLsvid);
-        VerifiedResult baseResult =
-                verifyAsNextHop(verifier, baseLsvid, base, base).toResult();
-        assertThat(baseResult.delegation().dpr()).isEqualTo("alice@example.test");
-
-        assertThat((String) v.get("strict_implementation_expectation")).startsWith("reject");
-        ErrorCode expected = NEGATIVE_CODES.get(file.replace(".json", ""));
-        var rejected = assertThatAssertion(() -> verifyAsNextHop(verifier, lsvid, LsvidCodec.decode(lsvid), base))
-                .as("%s (original verdicts %s)", file, originalVerdicts(v));
-        if (expected != null) {
-            rejected.hasCode(expected);
+        for (VerificationProfile profile : VerificationProfile.values()) {
+            LsvidVerifier verifier = verifier(profile, entry);
+            entry.under(profile)
+                    .assertReachedBy(
+                            () -> outcome(verifyAsNextHop(verifier, lsvid, entry)),
+                            "%s under %s (original verdicts %s)",
+                            entry,
+                            profile,
+                            originalVerdicts(v));
         }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("vectors")
-    void verifyWhenVersion1UnderStrictThenUnsupported(String file) throws Exception {
-        String lsvid = (String) map(load(file), "outputs").get("lsvid");
-        Lsvid doc = LsvidCodec.decode(lsvid);
-        LsvidVerifier verifier = verifier(VerificationProfile.STRICT);
-
-        assertThatAssertion(() -> verifyAsNextHop(verifier, lsvid, doc, doc)).hasCode(ErrorCode.UNSUPPORTED);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -204,45 +185,57 @@ class LsvidVectorsTests {
     void verifyWhenIssuerKeyNotTrustedThenUntrustedKey(String file) throws Exception {
         Map<String, Object> v = load(file);
         assumeThat(v.get("base_vector")).as("positive vector").isNull();
+        Entry entry = MANIFEST.entry(file.replace(".json", ""));
         String lsvid = (String) map(v, "outputs").get("lsvid");
-        Lsvid doc = LsvidCodec.decode(lsvid);
-        LsvidVerifier verifier = new LsvidVerifier(settings(VerificationProfile.ORIGINAL_COMPATIBLE)
+        LsvidVerifier verifier = new LsvidVerifier(settings(VerificationProfile.ORIGINAL_COMPATIBLE, entry)
                 .withTrustedV1IssuerKeys(List.of(TestPki.ecKeyPair().getPublic())));
 
-        assertThatAssertion(() -> verifyAsNextHop(verifier, lsvid, doc, doc)).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> verifyAsNextHop(verifier, lsvid, entry)).hasCode(ErrorCode.UNTRUSTED_KEY);
     }
 
     /**
-     * Verifies as the hop the reference document was addressed to (its outermost {@code aud}),
-     * presented over mTLS by the reference's outermost issuer with its genuine certificate.
+     * Verifies as the manifest entry's audience, presented over mTLS by the entry's presenter with
+     * its genuine certificate; delegation is required when any layer of the document carries one.
      */
-    private static LsvidVerification verifyAsNextHop(LsvidVerifier verifier, String lsvid, Lsvid doc, Lsvid reference)
-            throws Exception {
-        LsvidPayload outer = reference.token().payload();
-        SpiffeId audience = SpiffeId.parse(outer.aud().cn());
-        SpiffeId presenterId = SpiffeId.parse(
-                reference.depth() == 1 ? outer.sub().cn() : outer.iss().cn());
-        Presenter presenter =
-                new Presenter(presenterId, leafCertificate(presenterId).getPublicKey());
-        boolean delegated =
-                LsvidFixture.chain(doc).stream().anyMatch(t -> t.payload().hasDelegation());
-        return verifier.verify(lsvid, audience, presenter, delegated ? DelegationRule.REQUIRED : DelegationRule.ABSENT);
+    private static LsvidVerification verifyAsNextHop(LsvidVerifier verifier, String lsvid, Entry entry) {
+        Presenter presenter = new Presenter(entry.presenter(), presenterKey(entry.presenter()));
+        boolean delegated = LsvidFixture.chain(LsvidCodec.decode(lsvid)).stream()
+                .anyMatch(t -> t.payload().hasDelegation());
+        return verifier.verify(
+                lsvid, entry.audience(), presenter, delegated ? DelegationRule.REQUIRED : DelegationRule.ABSENT);
     }
 
-    private static LsvidVerifier verifier(VerificationProfile profile) throws Exception {
-        return new LsvidVerifier(settings(profile));
+    private static VectorManifest.Outcome outcome(LsvidVerification verified) {
+        return new VectorManifest.Outcome(
+                verified.depth(), verified.delegation(), verified.outermost(), verified.encodedSize());
     }
 
-    private static LsvidSettings settings(VerificationProfile profile) throws Exception {
-        X509Certificate ca = certificate(GoldenVectors.keyFile("ca.cert.pem"));
-        return new LsvidSettings(
-                ASSERTING,
-                new TrustBundle("example.org", List.of(ca)),
-                profile,
-                Limits.defaults(),
-                TimeRules.defaults(LsvidFixture.clock(CLOCK)),
-                List.of(issuerPublicKey()),
-                TestPki.BC);
+    private static PublicKey presenterKey(SpiffeId id) {
+        try {
+            return leafCertificate(id).getPublicKey();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static LsvidVerifier verifier(VerificationProfile profile, Entry entry) {
+        return new LsvidVerifier(settings(profile, entry));
+    }
+
+    private static LsvidSettings settings(VerificationProfile profile, Entry entry) {
+        try {
+            X509Certificate ca = certificate(GoldenVectors.keyFile("ca.cert.pem"));
+            return new LsvidSettings(
+                    ASSERTING,
+                    new TrustBundle("example.org", List.of(ca)),
+                    profile,
+                    Limits.defaults(),
+                    TimeRules.defaults(LsvidFixture.clock(entry.now())),
+                    List.of(issuerPublicKey()),
+                    TestPki.BC);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The LSVID issuer's public key, derived from {@code keys/lsvid_issuer.key.pem}. */

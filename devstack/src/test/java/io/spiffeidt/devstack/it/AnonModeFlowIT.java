@@ -13,7 +13,6 @@ import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -24,14 +23,14 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Anon-Mode through the four tiers over real SPIFFE mTLS (the development Workload API) with the
- * development IdP: two users in parallel, a tampered token at the middle tier, a validly signed root
+ * development IdP: the shared flow contract ({@link ModeFlowContractIT}), a tampered token at the middle tier, a validly signed root
  * the asserting workload never minted (rejected at the target by introspection), the allow-lists,
  * and the metrics; every attack is followed by a working request.
  *
  * <p>Attack tokens are built here with the core minter and extender: extending needs only the
  * complete token (its last {@code s} is the next key), which is what a holder of the token has.
  */
-class AnonModeFlowIT extends EmbeddedStackIT {
+class AnonModeFlowIT extends ModeFlowContractIT {
 
     private static final String MODE = "anon-mode";
     private static final String ANONYMOUS = "anonymous";
@@ -44,18 +43,13 @@ class AnonModeFlowIT extends EmbeddedStackIT {
         subjectSettings = AnonModeSettings.strict(stack.idOf("subject-wl"), Clock.systemUTC());
     }
 
-    @Test
-    void flowWhenTwoUsersInParallelThenEachKeepsOwnBalanceAndPathStaysAnonymous() throws Exception {
-        twoUsersInParallel(this::walkThrough, "user0061", "user0062");
+    @Override
+    String mode() {
+        return MODE;
     }
 
-    private long walkThrough(String user, long amount) {
-        String token = client.userToken(user);
-        Answer minted = client.user(MODE, "mint", token, null);
-        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
-        JsonNode mint = minted.json();
-        assertThat(mint.get("mode").asString()).isEqualTo(MODE);
-        assertThat(mint.get("claims").get("dpr").asString()).isEqualTo(user);
+    @Override
+    void assertMinted(JsonNode mint, String user, String accessToken) {
         assertThat(mint.get("claims").get("aud").asString()).isEqualTo(id("subject-wl"));
         // the root's issuer is a fresh key, not a SPIFFE ID
         String rootKey = mint.get("claims").get("iss").asString();
@@ -63,37 +57,17 @@ class AnonModeFlowIT extends EmbeddedStackIT {
         String[] segments = mint.get("token").asString().split("\\.", -1);
         assertThat(segments).hasSize(2);
         assertThat(segments[1]).hasSize(86);
-        assertThat(mint.get("size").asInt())
-                .isEqualTo(mint.get("token").asString().length());
-
-        Answer balance = client.user(MODE, "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("user").asString()).isEqualTo(user);
-        assertThat(balance.json().get("mode").asString()).isEqualTo(MODE);
-        assertThat(balance.json().get("balance").asLong()).isZero();
-        assertThat(balance.json().get("minted").asBoolean()).isFalse();
-        // the root is bound to asserting-wl by introspection; the hops (subject-wl, m-tier) stay anonymous
-        assertThat(strings(balance.json().get("path")))
-                .containsExactly(id("asserting-wl"), ANONYMOUS, ANONYMOUS, id("target-wl"));
-
-        for (long deposit : List.of(amount, amount, 1L)) {
-            Answer d = client.user(MODE, "deposit", token, "{\"amount\":" + deposit + "}");
-            assertThat(d.status()).as(d.body()).isEqualTo(200);
-            assertThat(d.json().get("mode").asString()).isEqualTo(MODE);
-        }
-        Answer after = client.user(MODE, "balance", token, null);
-        assertThat(after.status()).as(after.body()).isEqualTo(200);
-        assertThat(after.json().get("user").asString()).isEqualTo(user);
-        return after.json().get("balance").asLong();
     }
 
-    @Test
-    void balanceWhenNoDocumentKeptThenMintsFirstAndSaysSo() {
-        String token = client.userToken("user0063");
-        Answer balance = client.user(MODE, "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("minted").asBoolean()).isTrue();
-        assertThat(balance.json().get("user").asString()).isEqualTo("user0063");
+    /** The root is bound to asserting-wl by introspection; the hops (subject-wl, m-tier) stay anonymous. */
+    @Override
+    void assertPath(List<String> path) {
+        assertThat(path).containsExactly(id("asserting-wl"), ANONYMOUS, ANONYMOUS, id("target-wl"));
+    }
+
+    @Override
+    List<String> modeGarbage() {
+        return List.of("{\"token\":\"a.b.c\"}", "{\"token\":\"a.b\"}", "{\"token\":\"a..b.c\"}");
     }
 
     @Test
@@ -168,24 +142,12 @@ class AnonModeFlowIT extends EmbeddedStackIT {
     }
 
     @Test
-    void middleTierWhenUnextendedRootOrGarbageThen4xxAndKeepsServing() {
+    void middleTierWhenUnextendedRootThen403AndKeepsServing() {
         String root = root("user0067");
         Answer unextended = present("subject-wl", "m-tier", "balance", root);
         assertThat(unextended.status()).as(unextended.body()).isEqualTo(403);
         assertThat(unextended.json().get("code").asString()).isEqualTo("WRONG_AUDIENCE");
 
-        assertMiddleTierRejects(
-                "/anon-mode/balance",
-                List.of(
-                        "",
-                        "{}",
-                        "not json",
-                        "{\"token\":\"\"}",
-                        "{\"token\":\"a.b.c\"}",
-                        "{\"token\":\"a.b\"}",
-                        "{\"token\":\"a..b.c\"}",
-                        "[1,2]",
-                        HUGE_TOKEN_BODY));
         assertUserServed("user0067");
     }
 
@@ -326,15 +288,5 @@ class AnonModeFlowIT extends EmbeddedStackIT {
                 workload,
                 "/anon-mode/deposit",
                 "{\"token\":" + SystemClient.quote(token) + ",\"amount\":" + amount + "}");
-    }
-
-    private static String id(String name) {
-        return stack.idOf(name).toString();
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asString()));
-        return out;
     }
 }

@@ -11,84 +11,36 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * DVID through the four tiers over real SPIFFE mTLS (the development Workload API) with the
- * development IdP: the user's walk-through, attacks at the middle tier, bad input, metrics.
+ * development IdP: the shared flow contract ({@link ModeFlowContractIT}), attacks at the middle tier,
+ * the allow-lists, metrics.
  */
-class DvidFlowIT extends EmbeddedStackIT {
+class DvidFlowIT extends ModeFlowContractIT {
 
     @BeforeAll
     static void start() {
         startStack(DevStackSettings.ephemeral());
     }
 
-    @Test
-    void flowWhenTwoUsersInParallelThenEachKeepsOwnBalance() throws Exception {
-        twoUsersInParallel(this::walkThrough, "user0011", "user0012");
+    @Override
+    String mode() {
+        return "dvid";
     }
 
-    private long walkThrough(String user, long amount) {
-        String token = client.userToken(user);
-        Answer minted = client.user("dvid", "mint", token, null);
-        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
-        JsonNode mint = minted.json();
-        assertThat(mint.get("mode").asString()).isEqualTo("dvid");
-        assertThat(mint.get("claims").get("dpr").asString()).isEqualTo(user);
-        assertThat(mint.get("claims").get("sub").asString())
-                .isEqualTo(client.idOf("subject-wl").toString());
-        assertThat(mint.get("claims").get("iss").asString())
-                .isEqualTo(client.idOf("asserting-wl").toString());
+    @Override
+    void assertMinted(JsonNode mint, String user, String accessToken) {
+        assertThat(mint.get("claims").get("sub").asString()).isEqualTo(id("subject-wl"));
+        assertThat(mint.get("claims").get("iss").asString()).isEqualTo(id("asserting-wl"));
         assertThat(mint.get("header").get("alg").asString()).isEqualTo("RS256");
-        assertThat(mint.get("size").asInt())
-                .isEqualTo(mint.get("token").asString().length());
-
-        Answer balance = client.user("dvid", "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("user").asString()).isEqualTo(user);
-        assertThat(balance.json().get("balance").asLong()).isZero();
-        assertThat(balance.json().get("minted").asBoolean()).isFalse();
-
-        for (long deposit : List.of(amount, amount, 1L)) {
-            Answer d = client.user("dvid", "deposit", token, "{\"amount\":" + deposit + "}");
-            assertThat(d.status()).as(d.body()).isEqualTo(200);
-            assertThat(d.json().get("mode").asString()).isEqualTo("dvid");
-        }
-        Answer after = client.user("dvid", "balance", token, null);
-        assertThat(after.json().get("user").asString()).isEqualTo(user);
-        return after.json().get("balance").asLong();
     }
 
-    @Test
-    void balanceWhenNoDocumentKeptThenMintsFirstAndSaysSo() {
-        String token = client.userToken("user0013");
-        Answer balance = client.user("dvid", "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("minted").asBoolean()).isTrue();
-        assertThat(balance.json().get("path").toString()).contains("asserting-wl", "subject-wl");
+    @Override
+    void assertPath(List<String> path) {
+        assertThat(String.join(" ", path)).contains("asserting-wl", "subject-wl");
     }
 
-    @Test
-    void userWhenNoOrBadBearerThen401() {
-        assertThat(client.user("dvid", "mint", null, null).status()).isEqualTo(401);
-        Answer bad = client.user("dvid", "balance", "not-a-token", null);
-        assertThat(bad.status()).isEqualTo(401);
-        assertThat(bad.json().get("code").asString()).isEqualTo("MALFORMED");
-    }
-
-    @Test
-    void depositWhenNonPositiveOrOverflowingThen400AndBalanceUnchanged() {
-        String token = client.userToken("user0014");
-        assertThat(client.user("dvid", "deposit", token, "{\"amount\":10}").status())
-                .isEqualTo(200);
-        for (String body : List.of("{\"amount\":0}", "{\"amount\":-5}", "{\"amount\":9223372036854775807}")) {
-            Answer a = client.user("dvid", "deposit", token, body);
-            assertThat(a.status()).as(body + " -> " + a.body()).isEqualTo(400);
-        }
-        assertThat(client.user("dvid", "deposit", token, "{\"amount\":\"ten\"}").status())
-                .isEqualTo(400);
-        assertThat(client.user("dvid", "balance", token, null)
-                        .json()
-                        .get("balance")
-                        .asLong())
-                .isEqualTo(10);
+    @Override
+    List<String> modeGarbage() {
+        return List.of("{\"token\":\"a.b.c\"}");
     }
 
     @Test

@@ -16,7 +16,6 @@ import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.nio.charset.StandardCharsets;
 import java.security.Provider;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -28,14 +27,14 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * ID-Mode through the four tiers over real SPIFFE mTLS (the development Workload API) with the
- * development IdP: the user's walk-through with the verified path, and the attacks of issue 3 at the
+ * development IdP: the shared flow contract ({@link ModeFlowContractIT}), and the attacks of issue 3 at the
  * middle tier and the target (replay by another workload, stripped outer layer, tampered middle
  * layer, a chain started by a non-asserting workload), each followed by a working request.
  *
  * <p>Attack tokens are built here with the real workloads' current SVIDs (the test holds what a
  * compromised workload would hold) and the core minter and extender, which sign but never verify.
  */
-class IdModeFlowIT extends EmbeddedStackIT {
+class IdModeFlowIT extends ModeFlowContractIT {
 
     private static final String MODE = "id-mode";
     private static final Limits LIMITS = Limits.defaults();
@@ -47,49 +46,31 @@ class IdModeFlowIT extends EmbeddedStackIT {
         startStack(DevStackSettings.ephemeral());
     }
 
-    @Test
-    void flowWhenUserMintsAndUsesThenBalanceShowsVerifiedPath() {
-        String user = "user0041";
-        String token = client.userToken(user);
-        Answer minted = client.user(MODE, "mint", token, null);
-        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
-        JsonNode mint = minted.json();
-        assertThat(mint.get("mode").asString()).isEqualTo(MODE);
-        assertThat(mint.get("claims").get("dpr").asString()).isEqualTo(user);
+    @Override
+    String mode() {
+        return MODE;
+    }
+
+    @Override
+    void assertMinted(JsonNode mint, String user, String accessToken) {
         assertThat(mint.get("claims").get("aud").asString()).isEqualTo(id("subject-wl"));
         assertThat(mint.get("claims").get("iss").asString()).isEqualTo(id("asserting-wl"));
         assertThat(mint.get("token").asString().split("\\.", -1)).hasSize(2);
         IdModeArtifacts artifacts = IdModeArtifacts.parse(mint.get("artifacts").asString(), LIMITS);
         assertThat(artifacts.size()).isEqualTo(1);
-
-        Answer balance = client.user(MODE, "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("user").asString()).isEqualTo(user);
-        assertThat(balance.json().get("mode").asString()).isEqualTo(MODE);
-        assertThat(balance.json().get("balance").asLong()).isZero();
-        assertThat(balance.json().get("minted").asBoolean()).isFalse();
-        assertThat(strings(balance.json().get("path")))
-                .containsExactly(id("asserting-wl"), id("subject-wl"), id("m-tier"), id("target-wl"));
-
-        for (long amount : List.of(25L, 25L, 1L)) {
-            Answer d = client.user(MODE, "deposit", token, "{\"amount\":" + amount + "}");
-            assertThat(d.status()).as(d.body()).isEqualTo(200);
-            assertThat(d.json().get("mode").asString()).isEqualTo(MODE);
-        }
-        assertThat(client.user(MODE, "balance", token, null)
-                        .json()
-                        .get("balance")
-                        .asLong())
-                .isEqualTo(51);
     }
 
-    @Test
-    void balanceWhenNoDocumentKeptThenMintsFirstAndSaysSo() {
-        String token = client.userToken("user0042");
-        Answer balance = client.user(MODE, "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("minted").asBoolean()).isTrue();
-        assertThat(balance.json().get("user").asString()).isEqualTo("user0042");
+    @Override
+    void assertPath(List<String> path) {
+        assertThat(path).containsExactly(id("asserting-wl"), id("subject-wl"), id("m-tier"), id("target-wl"));
+    }
+
+    @Override
+    List<String> modeGarbage() {
+        return List.of(
+                "{\"token\":\"a.b.c\",\"artifacts\":\"[]\"}",
+                "{\"token\":\"a.b\",\"artifacts\":\"not pem\"}",
+                "{\"token\":\"a..b.c\",\"artifacts\":\"[[\\\"AAAA\\\"]]\"}");
     }
 
     @Test
@@ -190,7 +171,7 @@ class IdModeFlowIT extends EmbeddedStackIT {
     }
 
     @Test
-    void middleTierWhenArtifactsMissingOrMismatchedOrGarbageThen4xxAndKeepsServing() {
+    void middleTierWhenArtifactsMissingOrMismatchedThen400AndKeepsServing() {
         IdModePresentation forMtier = extend("subject-wl", root("user0047"), "m-tier");
         String noArtifacts = "{\"token\":" + SystemClient.quote(forMtier.token()) + "}";
         Answer missing = client.asWorkload("subject-wl", "m-tier", "/id-mode/balance", noArtifacts);
@@ -203,15 +184,6 @@ class IdModeFlowIT extends EmbeddedStackIT {
         assertThat(mismatch.status()).as(mismatch.body()).isEqualTo(400);
         assertThat(mismatch.json().get("code").asString()).isEqualTo("MALFORMED");
 
-        assertMiddleTierRejects(
-                "/id-mode/balance",
-                List.of(
-                        "",
-                        "{}",
-                        "not json",
-                        "{\"token\":\"a.b.c\",\"artifacts\":\"[]\"}",
-                        "{\"token\":\"a.b\",\"artifacts\":\"not pem\"}",
-                        "{\"token\":\"a..b.c\",\"artifacts\":\"[[\\\"AAAA\\\"]]\"}"));
         assertUserServed("user0047");
     }
 
@@ -324,15 +296,5 @@ class IdModeFlowIT extends EmbeddedStackIT {
         return "{\"token\":" + SystemClient.quote(p.token()) + ",\"artifacts\":"
                 + SystemClient.quote(p.artifacts().toJson())
                 + (amount == null ? "" : ",\"amount\":" + amount) + "}";
-    }
-
-    private static String id(String name) {
-        return stack.idOf(name).toString();
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asString()));
-        return out;
     }
 }

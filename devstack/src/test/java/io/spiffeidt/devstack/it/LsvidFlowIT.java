@@ -13,7 +13,6 @@ import io.spiffeidt.devstack.ca.IssuedSvid;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -23,14 +22,15 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * LSVID through the four tiers over real SPIFFE mTLS (the development Workload API) with the
- * development IdP: the user's walk-through, the bearer check by name and by key (with a rotated SVID),
+ * development IdP: the shared flow contract ({@link ModeFlowContractIT}), the bearer check by name and
+ * by key (with a rotated SVID),
  * wrong audiences, a second delegation, bad input, metrics.
  *
  * <p>The test poses as a workload by holding that workload's current SVID from the development
  * Workload API: it extends documents with the workload's key and presents them over mTLS with the
  * workload's certificate, exactly as the workload itself would.
  */
-class LsvidFlowIT extends EmbeddedStackIT {
+class LsvidFlowIT extends ModeFlowContractIT {
 
     private static final TimeRules TIME = TimeRules.defaults(Clock.systemUTC());
 
@@ -39,21 +39,15 @@ class LsvidFlowIT extends EmbeddedStackIT {
         startStack(DevStackSettings.ephemeral());
     }
 
-    @Test
-    void flowWhenTwoUsersInParallelThenEachKeepsOwnBalanceAndTheVerifiedPath() throws Exception {
-        twoUsersInParallel(this::walkThrough, "user0041", "user0042");
+    @Override
+    String mode() {
+        return "lsvid";
     }
 
-    private long walkThrough(String user, long amount) {
-        String token = client.userToken(user);
-        Answer minted = client.user("lsvid", "mint", token, null);
-        assertThat(minted.status()).as(minted.body()).isEqualTo(200);
-        JsonNode mint = minted.json();
-        assertThat(mint.get("mode").asString()).isEqualTo("lsvid");
-        assertThat(mint.get("user").asString()).isEqualTo(user);
+    @Override
+    void assertMinted(JsonNode mint, String user, String token) {
         assertThat(mint.has("header")).isFalse();
         JsonNode claims = mint.get("claims");
-        assertThat(claims.get("dpr").asString()).isEqualTo(user);
         assertThat(claims.get("assertedBy").asString()).isEqualTo(id("asserting-wl"));
         assertThat(claims.get("depth").asInt()).isEqualTo(3);
         JsonNode outer = claims.get("layers").get(0);
@@ -65,37 +59,20 @@ class LsvidFlowIT extends EmbeddedStackIT {
                 .isLessThanOrEqualTo(claims.get("layers").get(1).get("exp").asLong())
                 .isLessThanOrEqualTo(outer.get("iat").asLong() + 120)
                 .isLessThanOrEqualTo(accessTokenExpiry(token));
-        String document = mint.get("token").asString();
-        assertThat(mint.get("size").asInt()).isEqualTo(document.length());
-        Lsvid decoded = LsvidCodec.decode(document);
+        Lsvid decoded = LsvidCodec.decode(mint.get("token").asString());
         assertThat(decoded.depth()).isEqualTo(3);
         assertThat(decoded.token().payload().dpr()).isEqualTo(user);
-
-        Answer balance = client.user("lsvid", "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("user").asString()).isEqualTo(user);
-        assertThat(balance.json().get("balance").asLong()).isZero();
-        assertThat(balance.json().get("minted").asBoolean()).isFalse();
-        assertThat(strings(balance.json().get("path")))
-                .containsExactly(id("subject-wl"), id("asserting-wl"), id("subject-wl"), id("m-tier"), id("target-wl"));
-
-        for (long deposit : List.of(amount, amount, 1L)) {
-            Answer d = client.user("lsvid", "deposit", token, "{\"amount\":" + deposit + "}");
-            assertThat(d.status()).as(d.body()).isEqualTo(200);
-            assertThat(d.json().get("mode").asString()).isEqualTo("lsvid");
-        }
-        Answer after = client.user("lsvid", "balance", token, null);
-        assertThat(after.json().get("user").asString()).isEqualTo(user);
-        return after.json().get("balance").asLong();
     }
 
-    @Test
-    void balanceWhenNoDocumentKeptThenMintsFirstAndSaysSo() {
-        String token = client.userToken("user0043");
-        Answer balance = client.user("lsvid", "balance", token, null);
-        assertThat(balance.status()).as(balance.body()).isEqualTo(200);
-        assertThat(balance.json().get("minted").asBoolean()).isTrue();
-        assertThat(balance.json().get("user").asString()).isEqualTo("user0043");
+    @Override
+    void assertPath(List<String> path) {
+        assertThat(path)
+                .containsExactly(id("subject-wl"), id("asserting-wl"), id("subject-wl"), id("m-tier"), id("target-wl"));
+    }
+
+    @Override
+    List<String> modeGarbage() {
+        return List.of("{\"token\":\"e30\"}");
     }
 
     @Test
@@ -245,7 +222,7 @@ class LsvidFlowIT extends EmbeddedStackIT {
     }
 
     @Test
-    void middleTierWhenTamperedOrGarbageThen4xxAndKeepsServing() {
+    void middleTierWhenTamperedThen4xxAndKeepsServing() {
         String token = client.userToken("user0048");
         String genuine = LsvidCodec.encode(extendAs("subject-wl", mintedFor(token), "m-tier"));
         char[] chars = genuine.toCharArray();
@@ -257,9 +234,6 @@ class LsvidFlowIT extends EmbeddedStackIT {
         assertThat(rejected.status()).as(rejected.body()).isBetween(400, 403);
         assertThat(rejected.body()).doesNotContain(tampered);
 
-        assertMiddleTierRejects(
-                "/lsvid/balance",
-                List.of("", "{}", "not json", "{\"token\":\"\"}", "{\"token\":\"e30\"}", "[1,2]", HUGE_TOKEN_BODY));
         Answer garbageMint = client.asWorkload(
                 "subject-wl",
                 "asserting-wl",
@@ -333,16 +307,6 @@ class LsvidFlowIT extends EmbeddedStackIT {
     private static long accessTokenExpiry(String accessToken) {
         String payload = new String(Base64.getUrlDecoder().decode(accessToken.split("\\.")[1]), StandardCharsets.UTF_8);
         return SystemClient.JSON.readTree(payload).get("exp").asLong();
-    }
-
-    private static String id(String workload) {
-        return client.idOf(workload).toString();
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asString()));
-        return out;
     }
 
     private static List<String> lsvidLines(String scrape) {
