@@ -8,8 +8,11 @@ import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -17,7 +20,12 @@ import org.springframework.context.annotation.Bean;
 
 /** The Anon-Mode hop of this workload. */
 @AutoConfiguration(
-        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            HopAutoConfiguration.class
+        })
 @EnableConfigurationProperties(AnonModeProperties.class)
 public class AnonModeAutoConfiguration {
 
@@ -32,7 +40,8 @@ public class AnonModeAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
             AnonModeProperties properties,
-            SpiffeIdtProperties spiffeIdt) {
+            SpiffeIdtProperties spiffeIdt,
+            ObjectProvider<HopServices> hopServices) {
         AnonModeHop hop = new AnonModeHop(
                 identity,
                 provider,
@@ -42,6 +51,7 @@ public class AnonModeAutoConfiguration {
                 properties.includeIid(),
                 spiffeIdt.pooling().remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;
     }
 }

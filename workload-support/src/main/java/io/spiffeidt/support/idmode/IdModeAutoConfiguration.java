@@ -8,15 +8,23 @@ import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /** The ID-Mode hop of this workload. */
 @AutoConfiguration(
-        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            HopAutoConfiguration.class
+        })
 public class IdModeAutoConfiguration {
 
     /** This workload's ID-Mode hop: its verifier and the layers it signs. */
@@ -29,7 +37,8 @@ public class IdModeAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
-            SpiffeIdtProperties properties) {
+            SpiffeIdtProperties properties,
+            ObjectProvider<HopServices> hopServices) {
         IdModeHop hop = new IdModeHop(
                 identity,
                 provider,
@@ -38,6 +47,7 @@ public class IdModeAutoConfiguration {
                 timeRules,
                 properties.pooling().remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;
     }
 }

@@ -7,17 +7,25 @@ import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /** The LSVID hop of this workload and the version 1 issuer keys it trusts. */
 @AutoConfiguration(
-        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            HopAutoConfiguration.class
+        })
 public class LsvidAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LsvidAutoConfiguration.class);
@@ -50,8 +58,9 @@ public class LsvidAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
-            SpiffeIdtProperties properties) {
-        return new LsvidHop(
+            SpiffeIdtProperties properties,
+            ObjectProvider<HopServices> hopServices) {
+        LsvidHop hop = new LsvidHop(
                 identity,
                 provider,
                 profile,
@@ -59,5 +68,7 @@ public class LsvidAutoConfiguration {
                 timeRules,
                 v1IssuerKeys,
                 properties.pooling().remembersWork());
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
+        return hop;
     }
 }
