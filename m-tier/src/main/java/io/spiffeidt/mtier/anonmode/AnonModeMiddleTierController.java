@@ -1,13 +1,15 @@
 package io.spiffeidt.mtier.anonmode;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import jakarta.validation.Valid;
@@ -29,42 +31,33 @@ public class AnonModeMiddleTierController {
     private static final Mode MODE = Mode.ANON_MODE;
 
     private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final AnonModeHop hop;
     private final boolean extend;
 
     public AnonModeMiddleTierController(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            AnonModeHop hop,
-            AnonModeMiddleTierProperties properties) {
+            DownstreamClients clients, AnonModeHop hop, AnonModeMiddleTierProperties properties) {
         this.clients = clients;
-        this.metrics = metrics;
         this.hop = hop;
         this.extend = properties.extend();
     }
 
     @PostMapping("/balance")
     @AllowedCallers(Role.SUBJECT_WL)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
-        return forward("/anon-mode/balance", request);
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("/anon-mode/balance", request, caller);
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.SUBJECT_WL)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
-        return forward("/anon-mode/deposit", request);
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("/anon-mode/deposit", request, caller);
     }
 
-    private AccountResponse forward(String path, DocumentRequest request) {
-        VerifiedResult verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verify(request.token()));
-        String token = request.token();
-        if (extend) {
-            token = metrics.time(MODE, Operation.EXTEND, () -> hop.forward(request.token()));
-            metrics.recordDocumentSize(MODE, verified.depth() + 1, token.length());
-        }
-        DocumentRequest forwarded = new DocumentRequest(token, request.amount(), null);
-        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
-                .post(path, forwarded, AccountResponse.class));
+    /** Verify, extend unless switched off, call the target, answer its answer. */
+    private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
+        Verified<String> verified = hop.verify(Received.of(request), caller);
+        Outgoing outgoing = extend ? hop.forward(verified, Role.TARGET_WL) : verified.unchanged();
+        return clients.client(MODE, Role.TARGET_WL)
+                .post(Operation.TARGET_CALL, path, outgoing.request(request.amount()), AccountResponse.class);
     }
 }

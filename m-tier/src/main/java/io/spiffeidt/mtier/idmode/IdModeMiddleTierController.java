@@ -1,15 +1,16 @@
 package io.spiffeidt.mtier.idmode;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import jakarta.validation.Valid;
@@ -31,12 +32,10 @@ public class IdModeMiddleTierController {
     private static final Mode MODE = Mode.ID_MODE;
 
     private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final IdModeHop hop;
 
-    public IdModeMiddleTierController(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
+    public IdModeMiddleTierController(DownstreamClients clients, IdModeHop hop) {
         this.clients = clients;
-        this.metrics = metrics;
         this.hop = hop;
     }
 
@@ -52,18 +51,11 @@ public class IdModeMiddleTierController {
         return forward("/id-mode/deposit", request, caller);
     }
 
+    /** Verify, extend, call the target, answer its answer. */
     private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
-        VerifiedIdMode verified = metrics.time(
-                MODE,
-                Operation.VALIDATE,
-                () -> hop.verify(request.token(), request.artifacts(), Presenter.of(caller.leaf())));
-        IdModeHop.Forwarded extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(verified, hop.idOf(Role.TARGET_WL)));
-        metrics.recordDocumentSize(
-                MODE, verified.depth() + 1, extended.presentation().size().totalBytes());
-        DocumentRequest forwarded =
-                new DocumentRequest(extended.presentation().token(), request.amount(), extended.artifacts());
-        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
-                .post(path, forwarded, AccountResponse.class));
+        Verified<VerifiedIdMode> verified = hop.verify(Received.of(request), caller);
+        Outgoing outgoing = hop.forward(verified, Role.TARGET_WL);
+        return clients.client(MODE, Role.TARGET_WL)
+                .post(Operation.TARGET_CALL, path, outgoing.request(request.amount()), AccountResponse.class);
     }
 }

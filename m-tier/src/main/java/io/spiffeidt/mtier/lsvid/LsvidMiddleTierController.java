@@ -1,18 +1,16 @@
 package io.spiffeidt.mtier.lsvid;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import jakarta.validation.Valid;
@@ -34,16 +32,11 @@ public class LsvidMiddleTierController {
     private static final Mode MODE = Mode.LSVID;
 
     private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final LsvidHop hop;
-    private final SpiffeId target;
 
-    public LsvidMiddleTierController(
-            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, WorkloadIdentity identity) {
+    public LsvidMiddleTierController(DownstreamClients clients, LsvidHop hop) {
         this.clients = clients;
-        this.metrics = metrics;
         this.hop = hop;
-        this.target = identity.idOf(Role.TARGET_WL);
     }
 
     @PostMapping("/balance")
@@ -58,16 +51,11 @@ public class LsvidMiddleTierController {
         return forward("/lsvid/deposit", request, caller);
     }
 
+    /** Verify, extend, call the target, answer its answer. */
     private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
-        Presenter presenter = Presenter.of(caller.leaf());
-        LsvidVerification verified = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
-                .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED));
-        LsvidHop.Extension extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(verified.document(), target));
-        metrics.recordDocumentSize(
-                MODE, extended.document().depth(), extended.encoded().length());
-        DocumentRequest forwarded = new DocumentRequest(extended.encoded(), request.amount(), null);
-        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
-                .post(path, forwarded, AccountResponse.class));
+        Verified<Lsvid> verified = hop.verify(Received.of(request), caller);
+        Outgoing outgoing = hop.forward(verified, Role.TARGET_WL);
+        return clients.client(MODE, Role.TARGET_WL)
+                .post(Operation.TARGET_CALL, path, outgoing.request(request.amount()), AccountResponse.class);
     }
 }

@@ -11,7 +11,6 @@ import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
@@ -30,12 +29,10 @@ public class DvidSubjectFlow implements SubjectFlow {
     private static final Mode MODE = Mode.DVID;
 
     private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final DvidHop hop;
 
-    public DvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, DvidHop hop) {
+    public DvidSubjectFlow(DownstreamClients clients, DvidHop hop) {
         this.clients = clients;
-        this.metrics = metrics;
         this.hop = hop;
     }
 
@@ -46,8 +43,8 @@ public class DvidSubjectFlow implements SubjectFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                .post("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class));
+        MintResponse minted = clients.client(MODE, Role.ASSERTING_WL)
+                .post(Operation.MINT_CALL, "/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class);
         CompactJws dvid;
         try {
             dvid = hop.read(minted.token());
@@ -63,10 +60,11 @@ public class DvidSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
+        return clients.client(MODE, Role.M_TIER)
                 .post(
+                        Operation.MTIER_CALL,
                         "/dvid/" + operation,
                         new DocumentRequest(document.token(), amount, null),
-                        AccountResponse.class));
+                        AccountResponse.class);
     }
 }

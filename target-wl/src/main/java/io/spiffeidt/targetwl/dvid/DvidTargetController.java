@@ -1,25 +1,17 @@
 package io.spiffeidt.targetwl.dvid;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
-import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.dvid.DvidHop;
-import io.spiffeidt.support.dvid.DvidKeySet;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
-import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
-import io.spiffeidt.support.wire.ValidateRequest;
-import io.spiffeidt.support.wire.ValidateResponse;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
-import java.time.Clock;
 import java.util.List;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -28,10 +20,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * DVID at the target (docs/design.md, DVID row): {@code sub} must be the subject workload; the account
- * is the DVID's {@code dpr}. Under {@code thesis} every DVID is validated remotely at the asserting
- * workload, as in the original; under the other profiles the target verifies it itself, with the
- * asserting workload's keys it holds ({@link DvidKeySet}), the same checks without a call per
- * request (docs/formats/dvid.md §6).
+ * is the DVID's {@code dpr}. Where the DVID is verified (here with the asserting workload's keys, or
+ * remotely at the asserting workload under {@code thesis}, as in the original) is the hop's
+ * business ({@link DvidHop#verify}; docs/formats/dvid.md §6).
  */
 @RestController
 @RequestMapping("/dvid")
@@ -39,59 +30,26 @@ public class DvidTargetController {
 
     private static final Mode MODE = Mode.DVID;
 
-    private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final AccountOperations accounts;
     private final DvidHop hop;
 
-    /** Verifies DVIDs here; {@code null} under {@code thesis} (validated remotely). */
-    private final DvidVerifier here;
-
-    public DvidTargetController(
-            DownstreamClients clients,
-            OperationMetrics metrics,
-            AccountOperations accounts,
-            DvidHop hop,
-            SpiffeIdtProperties common,
-            SignatureProvider provider,
-            OAuthTokenVerifier oauth,
-            Clock clock) {
-        this.clients = clients;
-        this.metrics = metrics;
+    public DvidTargetController(AccountOperations accounts, DvidHop hop) {
         this.accounts = accounts;
         this.hop = hop;
-        this.here = common.pooling().remembersWork()
-                ? hop.verifier(new DvidKeySet(this::fetchKeys, provider.provider(), clock), oauth::idpKey)
-                : null;
-    }
-
-    /** Rare (see DvidKeySet), so no operation of its own: http.client.requests counts it. */
-    private String fetchKeys() {
-        return clients.client(MODE, Role.ASSERTING_WL).get("/dvid/keys", String.class);
     }
 
     @PostMapping("/balance")
     @AllowedCallers(Role.M_TIER)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request) {
-        VerifiedDvid dvid = validate(request);
-        return accounts.balance(MODE, dvid.result().delegation(), path(dvid));
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        Verified<VerifiedDvid> verified = hop.verify(Received.of(request), caller);
+        return accounts.balance(MODE, verified.delegation(), path(verified.document()));
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request) {
-        VerifiedDvid dvid = validate(request);
-        return accounts.deposit(MODE, dvid.result().delegation(), request.amount(), path(dvid));
-    }
-
-    private VerifiedDvid validate(DocumentRequest request) {
-        if (here != null) {
-            return metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyHere(here, request.token()));
-        }
-        ValidateResponse validated =
-                metrics.time(MODE, Operation.VALIDATE_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                        .post("/dvid/validate", ValidateRequest.of(request.token()), ValidateResponse.class));
-        return metrics.time(MODE, Operation.VALIDATE, () -> hop.acceptValidation(validated));
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        Verified<VerifiedDvid> verified = hop.verify(Received.of(request), caller);
+        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(verified.document()));
     }
 
     private static List<String> path(VerifiedDvid dvid) {
