@@ -19,6 +19,7 @@ import jakarta.validation.Valid;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,20 +44,18 @@ public class AnonModeAssertingController {
     /** base64url length of an encoded point (the root's {@code R(0)} segment). */
     private static final int POINT_SEGMENT_CHARS = 43;
 
-    private final UserProofs users;
     private final AnonModeHop hop;
-    private final IntrospectionStore<AnonModeIntrospectionEntry> store;
-    private final AnonModeAssertingProperties settings;
+    private final UserProofs.Kept<AnonModeIntrospectionEntry> proofs;
+    private final Duration lifetime;
 
     public AnonModeAssertingController(
             UserProofs users,
             AnonModeHop hop,
             IntrospectionStore<AnonModeIntrospectionEntry> store,
             AnonModeAssertingProperties settings) {
-        this.users = users;
         this.hop = hop;
-        this.store = store;
-        this.settings = settings;
+        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), AnonModeIntrospectionEntry::new);
+        this.lifetime = settings.lifetime();
     }
 
     /**
@@ -67,12 +66,9 @@ public class AnonModeAssertingController {
     @PostMapping("/schnorr-assertion")
     @AllowedCallers(Role.SUBJECT_WL)
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = users.verify(MODE, request.accessToken(), settings.zkp(), settings.zkpRounds());
-        MintedAnonMode root = hop.mint(user.grantTo(caller), settings.lifetime());
-        store.put(
-                storeKey(root.rootIdentifier()),
-                new AnonModeIntrospectionEntry(user.proof(), user.pendingOAuthToken()),
-                root.expiresAt());
+        VerifiedUser user = proofs.verify(request.accessToken());
+        MintedAnonMode root = hop.mint(user.grantTo(caller), lifetime);
+        proofs.keep(storeKey(root.rootIdentifier()), user, root.expiresAt());
         log.debug("minted an Anon-Mode root for {} (caller {})", user.oauth().subject(), caller.id());
         return new MintResponse(root.token(), null, user.summary());
     }
@@ -86,13 +82,7 @@ public class AnonModeAssertingController {
     public IntrospectionAnswer introspect(@Valid @RequestBody AnonModeIntrospectRequest request) {
         String root = request.root();
         checkRootShape(root);
-        return users.answer(
-                MODE,
-                store,
-                storeKey(root),
-                request.proofDigest(),
-                settings.zkpRounds(),
-                AnonModeIntrospectionEntry::proven);
+        return proofs.answer(storeKey(root), request.proofDigest());
     }
 
     /** {@code P(0) . R(0)}: one payload segment and one 32-byte point segment, nothing more. */

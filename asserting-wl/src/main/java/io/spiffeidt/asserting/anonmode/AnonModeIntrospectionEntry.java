@@ -11,11 +11,6 @@ import io.spiffeidt.core.zkp.OAuthProof;
 public record AnonModeIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken)
         implements IntrospectionEntry {
 
-    /** The record of a document whose proof was made now (after {@code zkp: lazy}). */
-    public static AnonModeIntrospectionEntry proven(OAuthProof proof) {
-        return new AnonModeIntrospectionEntry(proof, null);
-    }
-
     @Override
     public String toString() {
         return "AnonModeIntrospectionEntry[proof=" + (introspection != null) + ", pending="

@@ -43,11 +43,10 @@ public class DvidAssertingController {
     private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
     private static final Mode MODE = Mode.DVID;
 
-    private final UserProofs users;
+    private final UserProofs.Kept<DvidIntrospectionEntry> proofs;
     private final DvidHop hop;
     private final DvidMinter minter;
     private final DvidVerifier verifier;
-    private final IntrospectionStore<DvidIntrospectionEntry> store;
     private final AssertingProperties.Dvid settings;
     private final String jwks;
 
@@ -59,12 +58,11 @@ public class DvidAssertingController {
             IntrospectionStore<DvidIntrospectionEntry> store,
             AssertingProperties properties,
             DvidSigningKey key) {
-        this.users = users;
         this.hop = hop;
         this.minter = minter;
         this.verifier = verifier;
-        this.store = store;
         this.settings = properties.dvid();
+        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), DvidIntrospectionEntry::new);
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
 
@@ -72,7 +70,7 @@ public class DvidAssertingController {
     @PostMapping("/mint")
     @AllowedCallers(Role.SUBJECT_WL)
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = users.verify(MODE, request.accessToken(), settings.zkp(), settings.zkpRounds());
+        VerifiedUser user = proofs.verify(request.accessToken());
         Grant grant = user.grantTo(caller);
         DvidMintRequest mintRequest = DvidMintRequest.of(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
         if (settings.embedZkp() && user.proof() != null) {
@@ -80,7 +78,7 @@ public class DvidAssertingController {
                     new EmbeddedZkp(user.proof().msg(), user.proof().zkp()));
         }
         Dvid dvid = hop.mint(minter, mintRequest);
-        store.put(dvid.jti(), new DvidIntrospectionEntry(user.proof(), user.pendingOAuthToken()), dvid.expiresAt());
+        proofs.keep(dvid.jti(), user, dvid.expiresAt());
         log.debug("minted DVID for {} (caller {})", user.oauth().subject(), caller.id());
         return new MintResponse(dvid.token(), null, user.summary());
     }
@@ -117,6 +115,6 @@ public class DvidAssertingController {
     }
 
     private IntrospectionAnswer introspection(VerifiedDvid dvid, String proofDigest) {
-        return users.answer(MODE, store, dvid.jti(), proofDigest, settings.zkpRounds(), DvidIntrospectionEntry::proven);
+        return proofs.answer(dvid.jti(), proofDigest);
     }
 }

@@ -10,11 +10,6 @@ import io.spiffeidt.core.zkp.OAuthProof;
  */
 public record DvidIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) implements IntrospectionEntry {
 
-    /** The record of a document whose proof was made now (after {@code zkp: lazy}). */
-    public static DvidIntrospectionEntry proven(OAuthProof proof) {
-        return new DvidIntrospectionEntry(proof, null);
-    }
-
     @Override
     public String toString() {
         return "DvidIntrospectionEntry[proof=" + (introspection != null) + ", pending=" + (pendingOAuthToken != null)

@@ -15,6 +15,7 @@ import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import jakarta.validation.Valid;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -34,20 +35,18 @@ public class IdModeAssertingController {
     private static final Logger log = LoggerFactory.getLogger(IdModeAssertingController.class);
     private static final Mode MODE = Mode.ID_MODE;
 
-    private final UserProofs users;
     private final IdModeHop hop;
-    private final IntrospectionStore<IdModeIntrospectionEntry> store;
-    private final IdModeAssertingProperties settings;
+    private final UserProofs.Kept<IdModeIntrospectionEntry> proofs;
+    private final Duration lifetime;
 
     public IdModeAssertingController(
             UserProofs users,
             IdModeHop hop,
             IntrospectionStore<IdModeIntrospectionEntry> store,
             IdModeAssertingProperties settings) {
-        this.users = users;
         this.hop = hop;
-        this.store = store;
-        this.settings = settings;
+        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), IdModeIntrospectionEntry::new);
+        this.lifetime = settings.lifetime();
     }
 
     /**
@@ -57,14 +56,11 @@ public class IdModeAssertingController {
     @PostMapping("/ecdsa-assertion")
     @AllowedCallers(Role.SUBJECT_WL)
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = users.verify(MODE, request.accessToken(), settings.zkp(), settings.zkpRounds());
-        IdModePresentation root = hop.mint(user.grantTo(caller), settings.lifetime());
+        VerifiedUser user = proofs.verify(request.accessToken());
+        IdModePresentation root = hop.mint(user.grantTo(caller), lifetime);
         IdModeToken parsed = hop.parse(root.token());
         // keyed by what the holder cannot rewrite: an ECDSA root has two valid texts (s and n - s)
-        store.put(
-                parsed.rootId(),
-                new IdModeIntrospectionEntry(user.proof(), user.pendingOAuthToken()),
-                parsed.claims(0).expiresAt());
+        proofs.keep(parsed.rootId(), user, parsed.claims(0).expiresAt());
         log.debug("minted an ID-Mode root for {} (caller {})", user.oauth().subject(), caller.id());
         return new MintResponse(root.token(), root.artifacts().toJson(), user.summary());
     }
@@ -76,8 +72,6 @@ public class IdModeAssertingController {
     @PostMapping("/introspect")
     @AllowedCallers({Role.M_TIER, Role.TARGET_WL})
     public IntrospectionAnswer introspect(@Valid @RequestBody IntrospectRequest request) {
-        String key = hop.parse(request.token()).rootId();
-        return users.answer(
-                MODE, store, key, request.proofDigest(), settings.zkpRounds(), IdModeIntrospectionEntry::proven);
+        return proofs.answer(hop.parse(request.token()).rootId(), request.proofDigest());
     }
 }

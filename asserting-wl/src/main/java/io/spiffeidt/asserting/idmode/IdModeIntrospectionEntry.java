@@ -11,11 +11,6 @@ import io.spiffeidt.core.zkp.OAuthProof;
 public record IdModeIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken)
         implements IntrospectionEntry {
 
-    /** The record of a document whose proof was made now (after {@code zkp: lazy}). */
-    public static IdModeIntrospectionEntry proven(OAuthProof proof) {
-        return new IdModeIntrospectionEntry(proof, null);
-    }
-
     @Override
     public String toString() {
         return "IdModeIntrospectionEntry[proof=" + (introspection != null) + ", pending=" + (pendingOAuthToken != null)

@@ -16,6 +16,8 @@ import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.OAuthSummary;
 import java.security.Provider;
 import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
@@ -109,6 +111,66 @@ public class UserProofs {
         OAuthProof proof = metrics.time(mode, Operation.ZKP_GENERATION, () -> prove(pending, verified, zkpRounds));
         store.replace(key, proven.apply(proof));
         return IntrospectionAnswer.of(proof, proofDigest);
+    }
+
+    /**
+     * This component for one mode's store and settings: what a mode's controller holds.
+     *
+     * @param entries the record of a minted document: (proof, pending OAuth token)
+     */
+    public <E extends IntrospectionEntry> Kept<E> keeping(
+            Mode mode,
+            IntrospectionStore<E> store,
+            ZkpTiming zkp,
+            int zkpRounds,
+            BiFunction<OAuthProof, String, E> entries) {
+        return new Kept<>(this, mode, store, zkp, zkpRounds, entries);
+    }
+
+    /**
+     * One mode's users and introspection records: {@link UserProofs} bound to the mode's store and
+     * settings.
+     *
+     * <p>Thread safety: thread safe.
+     */
+    public static final class Kept<E extends IntrospectionEntry> {
+
+        private final UserProofs users;
+        private final Mode mode;
+        private final IntrospectionStore<E> store;
+        private final ZkpTiming zkp;
+        private final int zkpRounds;
+        private final BiFunction<OAuthProof, String, E> entries;
+
+        private Kept(
+                UserProofs users,
+                Mode mode,
+                IntrospectionStore<E> store,
+                ZkpTiming zkp,
+                int zkpRounds,
+                BiFunction<OAuthProof, String, E> entries) {
+            this.users = users;
+            this.mode = mode;
+            this.store = store;
+            this.zkp = zkp;
+            this.zkpRounds = zkpRounds;
+            this.entries = entries;
+        }
+
+        /** {@link UserProofs#verify} for this mode. */
+        public VerifiedUser verify(String accessToken) {
+            return users.verify(mode, accessToken, zkp, zkpRounds);
+        }
+
+        /** Keeps the introspection record of a document minted for {@code user} until {@code expiresAt}. */
+        public void keep(String key, VerifiedUser user, Instant expiresAt) {
+            store.put(key, entries.apply(user.proof(), user.pendingOAuthToken()), expiresAt);
+        }
+
+        /** {@link UserProofs#answer} for this mode. */
+        public IntrospectionAnswer answer(String key, String proofDigest) {
+            return users.answer(mode, store, key, proofDigest, zkpRounds, proof -> entries.apply(proof, null));
+        }
     }
 
     private OAuthProof prove(String accessToken, VerifiedOAuthToken verified, int zkpRounds) {

@@ -5,15 +5,14 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.MintResponse;
@@ -30,31 +29,19 @@ import org.springframework.stereotype.Component;
  * the scheme); otherwise a young extension is reused ({@link AnonModeHop#forwardRoot}).
  */
 @Component
-public class AnonModeSubjectFlow implements SubjectFlow {
+public class AnonModeSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.ANON_MODE;
-
-    private final DownstreamClients clients;
     private final AnonModeHop hop;
 
     public AnonModeSubjectFlow(DownstreamClients clients, AnonModeHop hop) {
-        this.clients = clients;
+        super(Mode.ANON_MODE, clients);
         this.hop = hop;
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = clients.client(MODE, Role.ASSERTING_WL)
-                .post(
-                        Operation.MINT_CALL,
-                        "/anon-mode/schnorr-assertion",
-                        new AccessTokenRequest(accessToken),
-                        MintResponse.class);
+        MintResponse minted =
+                callAsserting("/anon-mode/schnorr-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no Anon-Mode root");
         }
@@ -75,8 +62,7 @@ public class AnonModeSubjectFlow implements SubjectFlow {
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         Outgoing extended = hop.forwardRoot(document.token(), Role.M_TIER);
-        return clients.client(MODE, Role.M_TIER)
-                .post(Operation.MTIER_CALL, "/anon-mode/" + operation, extended.request(amount), AccountResponse.class);
+        return callMiddleTier(operation, extended, amount);
     }
 
     /** What the page shows of the verified root: its claims ({@code iss} is the fresh root key). */

@@ -5,8 +5,8 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -14,7 +14,6 @@ import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
-import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.MintResponse;
@@ -32,33 +31,21 @@ import org.springframework.stereotype.Component;
  * ({@link IdModeHop#reuse}).
  */
 @Component
-public class IdModeSubjectFlow implements SubjectFlow {
+public class IdModeSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.ID_MODE;
-
-    private final DownstreamClients clients;
     private final IdModeHop hop;
     private final boolean keepVerified;
 
     public IdModeSubjectFlow(DownstreamClients clients, IdModeHop hop, SpiffeIdtProperties properties) {
-        this.clients = clients;
+        super(Mode.ID_MODE, clients);
         this.hop = hop;
         this.keepVerified = properties.pooling().remembersWork();
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = clients.client(MODE, Role.ASSERTING_WL)
-                .post(
-                        Operation.MINT_CALL,
-                        "/id-mode/ecdsa-assertion",
-                        new AccessTokenRequest(accessToken),
-                        MintResponse.class);
+        MintResponse minted =
+                callAsserting("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
@@ -78,8 +65,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
                 ? hop.reuse(kept).orElseGet(() -> verify(document.token(), document.artifacts()))
                 : verify(document.token(), document.artifacts());
         Outgoing extended = hop.forward(root, Role.M_TIER);
-        return clients.client(MODE, Role.M_TIER)
-                .post(Operation.MTIER_CALL, "/id-mode/" + operation, extended.request(amount), AccountResponse.class);
+        return callMiddleTier(operation, extended, amount);
     }
 
     /**

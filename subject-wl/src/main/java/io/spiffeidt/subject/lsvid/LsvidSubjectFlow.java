@@ -6,8 +6,8 @@ import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -16,7 +16,6 @@ import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
-import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.LsvidExtendRequest;
 import io.spiffeidt.support.wire.LsvidExtendResponse;
@@ -36,34 +35,22 @@ import org.springframework.stereotype.Component;
  * use decodes it again and signs a new extension as the original did.
  */
 @Component
-public class LsvidSubjectFlow implements SubjectFlow {
+public class LsvidSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.LSVID;
-
-    private final DownstreamClients clients;
     private final LsvidHop hop;
     private final boolean keepDecoded;
 
     public LsvidSubjectFlow(DownstreamClients clients, LsvidHop hop, SpiffeIdtProperties properties) {
-        this.clients = clients;
+        super(Mode.LSVID, clients);
         this.hop = hop;
         this.keepDecoded = properties.pooling().remembersWork();
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
         Outgoing request = hop.begin(Role.ASSERTING_WL);
-        LsvidExtendResponse answer = clients.client(MODE, Role.ASSERTING_WL)
-                .post(
-                        Operation.MINT_CALL,
-                        "/lsvid/extendlsvid",
-                        new LsvidExtendRequest(accessToken, request.token()),
-                        LsvidExtendResponse.class);
+        LsvidExtendResponse answer = callAsserting(
+                "/lsvid/extendlsvid", new LsvidExtendRequest(accessToken, request.token()), LsvidExtendResponse.class);
         if (answer == null || answer.lsvid() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
         }
@@ -81,8 +68,7 @@ public class LsvidSubjectFlow implements SubjectFlow {
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         Lsvid kept = document.established() instanceof Lsvid decoded ? decoded : hop.decode(document.token());
         Outgoing extended = hop.forward(kept, Role.M_TIER);
-        return clients.client(MODE, Role.M_TIER)
-                .post(Operation.MTIER_CALL, "/lsvid/" + operation, extended.request(amount), AccountResponse.class);
+        return callMiddleTier(operation, extended, amount);
     }
 
     /** What the page shows of a verified LSVID: the delegation and every layer, outermost first. */

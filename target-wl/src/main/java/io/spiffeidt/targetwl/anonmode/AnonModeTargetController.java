@@ -1,21 +1,15 @@
 package io.spiffeidt.targetwl.anonmode;
 
-import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.support.anonmode.AnonModeHop;
-import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.targetwl.account.AccountOperations;
-import jakarta.validation.Valid;
+import io.spiffeidt.targetwl.api.TargetController;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -32,43 +26,32 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/anon-mode")
-public class AnonModeTargetController {
-
-    private static final Mode MODE = Mode.ANON_MODE;
+public class AnonModeTargetController extends TargetController<String> {
 
     /** The path entry of a hop that does not name itself. */
     static final String ANONYMOUS_HOP = "anonymous";
 
-    private final AccountOperations accounts;
-    private final AnonModeHop hop;
+    private final AnonModeHop anonMode;
 
     public AnonModeTargetController(AccountOperations accounts, AnonModeHop hop) {
-        this.accounts = accounts;
-        this.hop = hop;
+        super(accounts, hop);
+        this.anonMode = hop;
     }
 
-    @PostMapping("/balance")
-    @AllowedCallers(Role.M_TIER)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        Verified<String> verified = hop.verifyIntrospected(Received.of(request), caller);
-        return accounts.balance(MODE, verified.delegation(), path(verified));
-    }
-
-    @PostMapping("/deposit")
-    @AllowedCallers(Role.M_TIER)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        Verified<String> verified = hop.verifyIntrospected(Received.of(request), caller);
-        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(verified));
+    @Override
+    protected Verified<String> verify(Received received, Caller caller) {
+        return hop.verifyIntrospected(received, caller);
     }
 
     /**
      * The asserting workload, then every hop from the innermost outwards (its {@code iid}, or
      * {@value #ANONYMOUS_HOP}), then this workload.
      */
-    private List<String> path(Verified<String> verified) {
+    @Override
+    protected List<String> path(Verified<String> verified) {
         List<String> path = new ArrayList<>(verified.depth() + 1);
         path.add(hop.idOf(Role.ASSERTING_WL).toString());
-        hop.hopIdentities(verified.document())
+        anonMode.hopIdentities(verified.document())
                 .forEach(id -> path.add(id.map(SpiffeId::toString).orElse(ANONYMOUS_HOP)));
         path.add(hop.self().toString());
         return path;

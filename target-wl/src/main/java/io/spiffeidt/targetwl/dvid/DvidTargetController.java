@@ -1,20 +1,11 @@
 package io.spiffeidt.targetwl.dvid;
 
-import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.support.caller.AllowedCallers;
-import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.dvid.DvidHop;
-import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
-import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.targetwl.account.AccountOperations;
-import jakarta.validation.Valid;
+import io.spiffeidt.targetwl.api.TargetController;
 import java.util.List;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -26,33 +17,15 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/dvid")
-public class DvidTargetController {
-
-    private static final Mode MODE = Mode.DVID;
-
-    private final AccountOperations accounts;
-    private final DvidHop hop;
+public class DvidTargetController extends TargetController<VerifiedDvid> {
 
     public DvidTargetController(AccountOperations accounts, DvidHop hop) {
-        this.accounts = accounts;
-        this.hop = hop;
+        super(accounts, hop);
     }
 
-    @PostMapping("/balance")
-    @AllowedCallers(Role.M_TIER)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        Verified<VerifiedDvid> verified = hop.verify(Received.of(request), caller);
-        return accounts.balance(MODE, verified.delegation(), path(verified.document()));
-    }
-
-    @PostMapping("/deposit")
-    @AllowedCallers(Role.M_TIER)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        Verified<VerifiedDvid> verified = hop.verify(Received.of(request), caller);
-        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(verified.document()));
-    }
-
-    private static List<String> path(VerifiedDvid dvid) {
+    @Override
+    protected List<String> path(Verified<VerifiedDvid> verified) {
+        VerifiedDvid dvid = verified.document();
         return List.of(dvid.result().delegation().assertedBy(), dvid.subject().toString());
     }
 }
