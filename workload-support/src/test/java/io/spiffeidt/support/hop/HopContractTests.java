@@ -2,6 +2,7 @@ package io.spiffeidt.support.hop;
 
 import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -145,6 +146,16 @@ abstract class HopContractTests<D> {
                 .timer();
         assertThat(rejected).isNotNull();
         assertThat(rejected.count()).isEqualTo(1);
+    }
+
+    @Test
+    void verifyIntrospectedWhenTheHopCannotIntrospectThenNothingIsAccepted() {
+        Received sent = fromSubject();
+
+        // a hop without a client to the asserting workload (or a mode without introspection) never
+        // answers as if the root's binding had been checked
+        assertThatThrownBy(() -> mTier().verifyIntrospected(sent, caller(Role.SUBJECT_WL, subjectSource)))
+                .isInstanceOfAny(IllegalStateException.class, UnsupportedOperationException.class);
     }
 
     private static Timer timer(MeterRegistry registry, String mode, String operation) {
