@@ -1,5 +1,6 @@
 package io.spiffeidt.asserting.anonmode;
 
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.core.zkp.OAuthProof;
 
 /**
@@ -7,7 +8,8 @@ import io.spiffeidt.core.zkp.OAuthProof;
  * OAuth token to prove it from at the first introspection ({@code zkp: lazy}). The OAuth token
  * never leaves this process.
  */
-public record AnonModeIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) {
+public record AnonModeIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken)
+        implements IntrospectionEntry {
 
     @Override
     public String toString() {

@@ -1,7 +1,8 @@
 package io.spiffeidt.asserting.dvid;
 
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
-import io.spiffeidt.asserting.introspection.ZkpTiming;
+import io.spiffeidt.asserting.introspection.UserProofs;
+import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
@@ -12,25 +13,18 @@ import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
-import io.spiffeidt.support.oauth.OAuthTokenVerifier;
-import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
-import io.spiffeidt.support.wire.OAuthSummary;
 import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
-import java.security.Provider;
-import java.security.SecureRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -48,33 +42,26 @@ public class DvidAssertingController {
     private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
     private static final Mode MODE = Mode.DVID;
 
-    private final OAuthTokenVerifier oauthVerifier;
+    private final UserProofs.Kept<DvidIntrospectionEntry> proofs;
+    private final DvidHop hop;
     private final DvidMinter minter;
     private final DvidVerifier verifier;
-    private final IntrospectionStore<DvidIntrospectionEntry> store;
-    private final OperationMetrics metrics;
     private final DvidAssertingProperties settings;
     private final String jwks;
-    private final SecureRandom random;
-    private final Provider rsaProvider;
 
     public DvidAssertingController(
-            OAuthTokenVerifier oauthVerifier,
+            UserProofs users,
+            DvidHop hop,
             DvidMinter minter,
             DvidVerifier verifier,
             IntrospectionStore<DvidIntrospectionEntry> store,
-            OperationMetrics metrics,
             DvidAssertingProperties properties,
-            DvidSigningKey key,
-            SignatureProvider crypto) {
-        this.random = crypto.secureRandom();
-        this.rsaProvider = crypto.rsaProvider();
-        this.oauthVerifier = oauthVerifier;
+            DvidSigningKey key) {
+        this.hop = hop;
         this.minter = minter;
         this.verifier = verifier;
-        this.store = store;
-        this.metrics = metrics;
         this.settings = properties;
+        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), DvidIntrospectionEntry::new);
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
 
@@ -82,25 +69,17 @@ public class DvidAssertingController {
     @PostMapping("/mint")
     @AllowedCallers(Role.SUBJECT_WL)
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        String accessToken = request.accessToken();
-        VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, accessToken);
-        OAuthProof proof = null;
-        if (settings.zkp() == ZkpTiming.AT_MINT) {
-            proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(accessToken, oauth));
+        VerifiedUser user = proofs.verify(request.accessToken());
+        Grant grant = user.grantTo(caller);
+        DvidMintRequest mintRequest = DvidMintRequest.of(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
+        if (settings.embedZkp() && user.proof() != null) {
+            mintRequest = mintRequest.withZkp(
+                    new EmbeddedZkp(user.proof().msg(), user.proof().zkp()));
         }
-        DvidMintRequest mintRequest =
-                DvidMintRequest.of(caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt());
-        if (settings.embedZkp() && proof != null) {
-            mintRequest = mintRequest.withZkp(new EmbeddedZkp(proof.msg(), proof.zkp()));
-        }
-        DvidMintRequest finalRequest = mintRequest;
-        Dvid dvid = metrics.time(MODE, Operation.MINT, () -> minter.mint(finalRequest));
-        String pending = settings.zkp() == ZkpTiming.LAZY ? accessToken : null;
-        store.put(dvid.jti(), new DvidIntrospectionEntry(proof, pending), dvid.expiresAt());
-        metrics.recordDocumentSize(MODE, 1, dvid.token().length());
-        log.debug("minted DVID for {} (caller {})", oauth.subject(), caller.id());
-        return new MintResponse(
-                dvid.token(), null, new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+        Dvid dvid = hop.mint(minter, mintRequest);
+        proofs.keep(dvid.jti(), user, dvid.expiresAt());
+        log.debug("minted DVID for {} (caller {})", user.oauth().subject(), caller.id());
+        return new MintResponse(dvid.token(), null, user.summary());
     }
 
     /** The DVID verification keys, public parameters only. */
@@ -121,7 +100,7 @@ public class DvidAssertingController {
         if (request.proofDigest() != null && !request.wantsIntrospection()) {
             throw new AssertionException(ErrorCode.MALFORMED, "proofDigest without \"introspect\": true");
         }
-        VerifiedDvid dvid = metrics.time(MODE, Operation.VALIDATE, () -> verifier.verify(request.token(), caller.id()));
+        VerifiedDvid dvid = hop.validate(verifier, request.token(), caller.id());
         IntrospectionAnswer introspection =
                 request.wantsIntrospection() ? introspection(dvid, request.proofDigest()) : null;
         return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti(), introspection);
@@ -135,21 +114,6 @@ public class DvidAssertingController {
     }
 
     private IntrospectionAnswer introspection(VerifiedDvid dvid, String proofDigest) {
-        DvidIntrospectionEntry entry = store.get(dvid.jti())
-                .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
-        if (entry.introspection() != null) {
-            return IntrospectionAnswer.of(entry.introspection(), proofDigest);
-        }
-        if (entry.pendingOAuthToken() == null) {
-            throw new AssertionException(ErrorCode.NOT_FOUND, "no proof kept (zkp: off)");
-        }
-        VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, entry.pendingOAuthToken());
-        OAuthProof proof = metrics.time(MODE, Operation.ZKP_GENERATION, () -> prove(entry.pendingOAuthToken(), oauth));
-        store.replace(dvid.jti(), new DvidIntrospectionEntry(proof, null));
-        return IntrospectionAnswer.of(proof, proofDigest);
-    }
-
-    private OAuthProof prove(String accessToken, VerifiedOAuthToken oauth) {
-        return OAuthProof.create(accessToken, oauth.idpKey(), oauth.kid(), settings.zkpRounds(), random, rsaProvider);
+        return proofs.answer(dvid.jti(), proofDigest);
     }
 }

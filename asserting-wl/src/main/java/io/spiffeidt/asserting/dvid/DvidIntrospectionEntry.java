@@ -1,5 +1,6 @@
 package io.spiffeidt.asserting.dvid;
 
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.core.zkp.OAuthProof;
 
 /**
@@ -7,7 +8,7 @@ import io.spiffeidt.core.zkp.OAuthProof;
  * zkp: lazy}) the OAuth token to prove it from at the first introspection. The token never leaves
  * this process.
  */
-public record DvidIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) {
+public record DvidIntrospectionEntry(OAuthProof introspection, String pendingOAuthToken) implements IntrospectionEntry {
 
     @Override
     public String toString() {

@@ -1,17 +1,13 @@
 package io.spiffeidt.asserting.lsvid;
 
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.lsvid.Lsvid;
-import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.LsvidExtendRequest;
@@ -28,8 +24,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * LSVID at the asserting workload (docs/formats/lsvid.md "Flows", mint): verifies the user's OAuth token and
  * the subject workload's LSVID (outermost issuer = the mTLS peer, by name and key; audience = this
- * workload; no delegation yet), then adds the delegation layer addressed to the peer. Nothing is
- * stored: the target verifies offline.
+ * workload; no delegation yet), then adds the delegation layer addressed to the peer ({@link
+ * LsvidHop#mint}). Nothing is stored: the target verifies offline.
  */
 @RestController
 @RequestMapping("/lsvid")
@@ -40,29 +36,19 @@ public class LsvidAssertingController {
 
     private final OAuthTokenVerifier oauthVerifier;
     private final LsvidHop hop;
-    private final OperationMetrics metrics;
 
-    public LsvidAssertingController(OAuthTokenVerifier oauthVerifier, LsvidHop hop, OperationMetrics metrics) {
+    public LsvidAssertingController(OAuthTokenVerifier oauthVerifier, LsvidHop hop) {
         this.oauthVerifier = oauthVerifier;
         this.hop = hop;
-        this.metrics = metrics;
     }
 
     @PostMapping("/extendlsvid")
     @AllowedCallers(Role.SUBJECT_WL)
     public LsvidExtendResponse extend(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, request.accessToken());
-        Presenter presenter = Presenter.of(caller.leaf());
-        LsvidVerification incoming = metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
-                .verify(request.lsvid(), hop.self(), presenter, DelegationRule.ABSENT));
-        Lsvid delegated = metrics.time(
-                MODE,
-                Operation.MINT,
-                () -> hop.delegate(
-                        incoming.document(), caller.id(), oauth.issuer(), oauth.subject(), oauth.expiresAt()));
-        String encoded = LsvidCodec.encode(delegated);
-        metrics.recordDocumentSize(MODE, delegated.depth(), encoded.length());
+        Outgoing delegated = hop.mint(Received.of(request.lsvid()), caller, Grant.of(oauth, caller));
         log.debug("delegated LSVID for {} to {} (depth {})", oauth.subject(), caller.id(), delegated.depth());
-        return new LsvidExtendResponse(encoded, new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt()));
+        return new LsvidExtendResponse(
+                delegated.token(), new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt()));
     }
 }

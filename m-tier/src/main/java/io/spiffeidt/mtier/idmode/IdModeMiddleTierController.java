@@ -1,20 +1,9 @@
 package io.spiffeidt.mtier.idmode;
 
-import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.support.caller.AllowedCallers;
-import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.mtier.api.MiddleTierController;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
-import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
-import jakarta.validation.Valid;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -26,44 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/id-mode")
-public class IdModeMiddleTierController {
+public class IdModeMiddleTierController extends MiddleTierController<VerifiedIdMode> {
 
-    private static final Mode MODE = Mode.ID_MODE;
-
-    private final DownstreamClients clients;
-    private final OperationMetrics metrics;
-    private final IdModeHop hop;
-
-    public IdModeMiddleTierController(DownstreamClients clients, OperationMetrics metrics, IdModeHop hop) {
-        this.clients = clients;
-        this.metrics = metrics;
-        this.hop = hop;
-    }
-
-    @PostMapping("/balance")
-    @AllowedCallers(Role.SUBJECT_WL)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        return forward("/id-mode/balance", request, caller);
-    }
-
-    @PostMapping("/deposit")
-    @AllowedCallers(Role.SUBJECT_WL)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        return forward("/id-mode/deposit", request, caller);
-    }
-
-    private AccountResponse forward(String path, DocumentRequest request, Caller caller) {
-        VerifiedIdMode verified = metrics.time(
-                MODE,
-                Operation.VALIDATE,
-                () -> hop.verify(request.token(), request.artifacts(), Presenter.of(caller.leaf())));
-        IdModeHop.Forwarded extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(verified, hop.idOf(Role.TARGET_WL)));
-        metrics.recordDocumentSize(
-                MODE, verified.depth() + 1, extended.presentation().size().totalBytes());
-        DocumentRequest forwarded =
-                new DocumentRequest(extended.presentation().token(), request.amount(), extended.artifacts());
-        return metrics.time(MODE, Operation.TARGET_CALL, () -> clients.client(MODE, Role.TARGET_WL)
-                .post(path, forwarded, AccountResponse.class));
+    public IdModeMiddleTierController(DownstreamClients clients, IdModeHop hop) {
+        super(clients, hop);
     }
 }

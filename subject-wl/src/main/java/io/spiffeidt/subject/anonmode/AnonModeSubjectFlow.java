@@ -5,17 +5,16 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.MintResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,37 +26,27 @@ import org.springframework.stereotype.Component;
  * session. Every use extends the kept root by one anonymous layer, signed with the key the root
  * hands over (its {@code s}), and sends it to the middle tier. Under the {@code thesis} pooling
  * profile two uses of one root are two different extensions of it, both valid (the fork property of
- * the scheme); otherwise a young extension is reused ({@link AnonModeHop#forward}).
+ * the scheme); otherwise a young extension is reused ({@link AnonModeHop#forwardRoot}).
  */
 @Component
-public class AnonModeSubjectFlow implements SubjectFlow {
+public class AnonModeSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.ANON_MODE;
-
-    private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final AnonModeHop hop;
 
-    public AnonModeSubjectFlow(DownstreamClients clients, OperationMetrics metrics, AnonModeHop hop) {
-        this.clients = clients;
-        this.metrics = metrics;
+    public AnonModeSubjectFlow(DownstreamClients clients, AnonModeHop hop) {
+        super(Mode.ANON_MODE, clients);
         this.hop = hop;
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                .post("/anon-mode/schnorr-assertion", new AccessTokenRequest(accessToken), MintResponse.class));
+        MintResponse minted =
+                callAsserting("/anon-mode/schnorr-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no Anon-Mode root");
         }
         // the root-only check: signature, times, audience = this workload, delegation in the root
-        VerifiedResult root = metrics.time(MODE, Operation.VALIDATE, () -> hop.verify(minted.token()));
+        VerifiedResult root = hop.accept(Received.of(minted.token())).result();
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
         }
@@ -72,10 +61,8 @@ public class AnonModeSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        String extended = metrics.time(MODE, Operation.EXTEND, () -> hop.forward(document.token()));
-        metrics.recordDocumentSize(MODE, 2, extended.length());
-        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
-                .post("/anon-mode/" + operation, new DocumentRequest(extended, amount, null), AccountResponse.class));
+        Outgoing extended = hop.forwardRoot(document.token(), Role.M_TIER);
+        return callMiddleTier(operation, extended, amount);
     }
 
     /** What the page shows of the verified root: its claims ({@code iss} is the fresh root key). */

@@ -4,17 +4,14 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.jws.CompactJws;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.dvid.DvidHop;
-import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.MintResponse;
 import java.time.Instant;
 import org.springframework.stereotype.Component;
@@ -25,29 +22,18 @@ import org.springframework.stereotype.Component;
  * read (not verified) only to show it and to know when to mint again.
  */
 @Component
-public class DvidSubjectFlow implements SubjectFlow {
+public class DvidSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.DVID;
-
-    private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final DvidHop hop;
 
-    public DvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, DvidHop hop) {
-        this.clients = clients;
-        this.metrics = metrics;
+    public DvidSubjectFlow(DownstreamClients clients, DvidHop hop) {
+        super(Mode.DVID, clients);
         this.hop = hop;
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                .post("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class));
+        MintResponse minted = callAsserting("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class);
         CompactJws dvid;
         try {
             dvid = hop.read(minted.token());
@@ -63,10 +49,7 @@ public class DvidSubjectFlow implements SubjectFlow {
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
-                .post(
-                        "/dvid/" + operation,
-                        new DocumentRequest(document.token(), amount, null),
-                        AccountResponse.class));
+        // a DVID goes on as minted: the subject workload neither verifies nor extends it
+        return callMiddleTier(operation, new Outgoing(document.token(), null, 1), amount);
     }
 }

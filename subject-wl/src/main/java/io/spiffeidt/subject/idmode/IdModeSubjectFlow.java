@@ -5,18 +5,17 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.client.PoolingProperties;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.MintResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,39 +31,25 @@ import org.springframework.stereotype.Component;
  * ({@link IdModeHop#reuse}).
  */
 @Component
-public class IdModeSubjectFlow implements SubjectFlow {
+public class IdModeSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.ID_MODE;
-
-    private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final IdModeHop hop;
     private final boolean keepVerified;
 
-    public IdModeSubjectFlow(
-            DownstreamClients clients, OperationMetrics metrics, IdModeHop hop, PoolingProperties pooling) {
-        this.clients = clients;
-        this.metrics = metrics;
+    public IdModeSubjectFlow(DownstreamClients clients, IdModeHop hop, PoolingProperties pooling) {
+        super(Mode.ID_MODE, clients);
         this.hop = hop;
         this.keepVerified = pooling.remembersWork();
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(MODE, Role.ASSERTING_WL)
-                .post("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class));
+        MintResponse minted =
+                callAsserting("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
-        IdModeHop.KeptAnswer answer = keepVerified
-                ? metrics.time(
-                        MODE, Operation.VALIDATE, () -> hop.verifyAnswerToKeep(minted.token(), minted.artifacts()))
-                : null;
+        IdModeHop.KeptAnswer answer = keepVerified ? hop.verifyAnswerToKeep(minted.token(), minted.artifacts()) : null;
         VerifiedIdMode root = answer != null ? answer.verified() : verify(minted.token(), minted.artifacts());
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
@@ -79,13 +64,8 @@ public class IdModeSubjectFlow implements SubjectFlow {
         VerifiedIdMode root = document.established() instanceof IdModeHop.KeptAnswer kept
                 ? hop.reuse(kept).orElseGet(() -> verify(document.token(), document.artifacts()))
                 : verify(document.token(), document.artifacts());
-        IdModeHop.Forwarded extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(root, hop.idOf(Role.M_TIER)));
-        metrics.recordDocumentSize(
-                MODE, root.depth() + 1, extended.presentation().size().totalBytes());
-        DocumentRequest request = new DocumentRequest(extended.presentation().token(), amount, extended.artifacts());
-        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
-                .post("/id-mode/" + operation, request, AccountResponse.class));
+        Outgoing extended = hop.forward(root, Role.M_TIER);
+        return callMiddleTier(operation, extended, amount);
     }
 
     /**
@@ -93,7 +73,7 @@ public class IdModeSubjectFlow implements SubjectFlow {
      * ID, so there is no presenter to bind; every other check runs, with this workload as audience.
      */
     private VerifiedIdMode verify(String token, String artifacts) {
-        return metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(token, artifacts));
+        return hop.accept(new Received(token, artifacts)).document();
     }
 
     private static Map<String, Object> claims(IdModeClaims c) {

@@ -4,20 +4,19 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.lsvid.Lsvid;
-import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
-import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.client.PoolingProperties;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.LsvidExtendRequest;
 import io.spiffeidt.support.wire.LsvidExtendResponse;
 import java.util.ArrayList;
@@ -36,63 +35,44 @@ import org.springframework.stereotype.Component;
  * use decodes it again and signs a new extension as the original did.
  */
 @Component
-public class LsvidSubjectFlow implements SubjectFlow {
+public class LsvidSubjectFlow extends HopFlow {
 
-    private static final Mode MODE = Mode.LSVID;
-
-    private final DownstreamClients clients;
-    private final OperationMetrics metrics;
     private final LsvidHop hop;
     private final boolean keepDecoded;
 
-    public LsvidSubjectFlow(
-            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, PoolingProperties pooling) {
-        this.clients = clients;
-        this.metrics = metrics;
+    public LsvidSubjectFlow(DownstreamClients clients, LsvidHop hop, PoolingProperties pooling) {
+        super(Mode.LSVID, clients);
         this.hop = hop;
         this.keepDecoded = pooling.remembersWork();
     }
 
     @Override
-    public Mode mode() {
-        return MODE;
-    }
-
-    @Override
     public MintedDocument mint(String accessToken) {
-        Lsvid request = metrics.time(MODE, Operation.EXTEND, () -> hop.start(hop.idOf(Role.ASSERTING_WL)));
-        String encoded = LsvidCodec.encode(request);
-        metrics.recordDocumentSize(MODE, request.depth(), encoded.length());
-        LsvidExtendResponse answer = metrics.time(MODE, Operation.MINT_CALL, () -> clients.client(
-                        MODE, Role.ASSERTING_WL)
-                .post("/lsvid/extendlsvid", new LsvidExtendRequest(accessToken, encoded), LsvidExtendResponse.class));
+        Outgoing request = hop.begin(Role.ASSERTING_WL);
+        LsvidExtendResponse answer = callAsserting(
+                "/lsvid/extendlsvid", new LsvidExtendRequest(accessToken, request.token()), LsvidExtendResponse.class);
         if (answer == null || answer.lsvid() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
         }
-        LsvidVerification minted =
-                metrics.time(MODE, Operation.VALIDATE, () -> hop.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL));
+        Verified<Lsvid> minted = hop.accept(Received.of(answer.lsvid()), Role.ASSERTING_WL);
         if (answer.oauth() != null) {
             minted.delegation()
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
         KeptDocument kept = new KeptDocument(
-                answer.lsvid(), null, minted.outermost().expiresAt(), keepDecoded ? minted.document() : null);
-        return new MintedDocument(kept, null, claims(minted));
+                answer.lsvid(), null, minted.result().outermost().expiresAt(), keepDecoded ? minted.document() : null);
+        return new MintedDocument(kept, null, claims(minted.result()));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
         Lsvid kept = document.established() instanceof Lsvid decoded ? decoded : hop.decode(document.token());
-        LsvidHop.Extension extended =
-                metrics.time(MODE, Operation.EXTEND, () -> hop.forward(kept, hop.idOf(Role.M_TIER)));
-        String encoded = extended.encoded();
-        metrics.recordDocumentSize(MODE, extended.document().depth(), encoded.length());
-        return metrics.time(MODE, Operation.MTIER_CALL, () -> clients.client(MODE, Role.M_TIER)
-                .post("/lsvid/" + operation, new DocumentRequest(encoded, amount, null), AccountResponse.class));
+        Outgoing extended = hop.forward(kept, Role.M_TIER);
+        return callMiddleTier(operation, extended, amount);
     }
 
     /** What the page shows of a verified LSVID: the delegation and every layer, outermost first. */
-    private static Map<String, Object> claims(LsvidVerification verified) {
+    private static Map<String, Object> claims(VerifiedResult verified) {
         Map<String, Object> claims = new LinkedHashMap<>();
         claims.put("dpa", verified.delegation().dpa());
         claims.put("dpr", verified.delegation().dpr());

@@ -1,24 +1,13 @@
 package io.spiffeidt.targetwl.lsvid;
 
 import io.spiffeidt.core.LayerInfo;
-import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.Presenter;
-import io.spiffeidt.core.VerifiedResult;
-import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.support.caller.AllowedCallers;
-import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.lsvid.LsvidHop;
-import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
-import io.spiffeidt.support.wire.AccountResponse;
-import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.targetwl.account.AccountOperations;
-import jakarta.validation.Valid;
+import io.spiffeidt.targetwl.api.TargetController;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -30,47 +19,19 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/lsvid")
-public class LsvidTargetController {
+public class LsvidTargetController extends TargetController<Lsvid> {
 
-    private static final Mode MODE = Mode.LSVID;
-
-    private final OperationMetrics metrics;
-    private final AccountOperations accounts;
-    private final LsvidHop hop;
-
-    public LsvidTargetController(OperationMetrics metrics, AccountOperations accounts, LsvidHop hop) {
-        this.metrics = metrics;
-        this.accounts = accounts;
-        this.hop = hop;
-    }
-
-    @PostMapping("/balance")
-    @AllowedCallers(Role.M_TIER)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        VerifiedResult verified = verify(request, caller);
-        return accounts.balance(MODE, verified.delegation(), path(verified));
-    }
-
-    @PostMapping("/deposit")
-    @AllowedCallers(Role.M_TIER)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        VerifiedResult verified = verify(request, caller);
-        return accounts.deposit(MODE, verified.delegation(), request.amount(), path(verified));
-    }
-
-    private VerifiedResult verify(DocumentRequest request, Caller caller) {
-        Presenter presenter = Presenter.of(caller.leaf());
-        return metrics.time(MODE, Operation.VALIDATE, () -> hop.verifier()
-                .verify(request.token(), hop.self(), presenter, DelegationRule.REQUIRED)
-                .toResult());
+    public LsvidTargetController(AccountOperations accounts, LsvidHop hop) {
+        super(accounts, hop);
     }
 
     /**
      * The issuers of the extension layers, innermost first (the base's issuer is the trust domain),
      * then this workload, which verified them: the same shape as the other modes' paths.
      */
-    private List<String> path(VerifiedResult verified) {
-        List<LayerInfo> layers = verified.layers();
+    @Override
+    protected List<String> path(Verified<Lsvid> verified) {
+        List<LayerInfo> layers = verified.result().layers();
         List<String> path = new ArrayList<>(layers.size());
         for (int i = layers.size() - 2; i >= 0; i--) {
             path.add(layers.get(i).issuer());

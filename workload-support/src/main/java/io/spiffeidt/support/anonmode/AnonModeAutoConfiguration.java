@@ -8,8 +8,11 @@ import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -17,7 +20,12 @@ import org.springframework.context.annotation.Bean;
 
 /** The Anon-Mode hop of this workload. */
 @AutoConfiguration(
-        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            HopAutoConfiguration.class
+        })
 @EnableConfigurationProperties({AnonModeProperties.class, PoolingProperties.class})
 public class AnonModeAutoConfiguration {
 
@@ -32,10 +40,12 @@ public class AnonModeAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
             AnonModeProperties properties,
-            PoolingProperties pooling) {
+            PoolingProperties pooling,
+            ObjectProvider<HopServices> hopServices) {
         AnonModeHop hop = new AnonModeHop(
                 identity, provider, profile, limits, timeRules, properties.includeIid(), pooling.remembersWork());
         hop.proofs().useVerifiedProofs(verifiedProofs);
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;
     }
 }

@@ -1,5 +1,7 @@
 package io.spiffeidt.support.anonmode;
 
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
@@ -12,11 +14,20 @@ import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.reuse.ReusedExtensions;
+import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import java.security.Provider;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,15 +38,17 @@ import java.util.Optional;
  * One workload's part of Anon-Mode (docs/formats/anon-mode.md "Flows"): the verifier (roots
  * addressed to the subject workload, this workload as audience), the extender (anonymous layers,
  * or with {@code iid} when {@code spiffeidt.anon-mode.include-iid} is on), and, at the asserting
- * workload, roots with a fresh key.
+ * workload, roots with a fresh key. The {@link io.spiffeidt.support.hop.Hop} verbs: {@link
+ * #verify(Received, Caller)} at the middle tier, {@link #verifyIntrospected} at the target, {@link
+ * #forward(Verified, Role)}, {@link #mint} at the asserting workload, {@link #accept} and {@link
+ * #forwardRoot} at the subject workload.
  *
  * <p>Thread safety: thread safe.
  */
-public class AnonModeHop {
+public class AnonModeHop extends AbstractHop<String> {
 
     private final ProofCheck proofCheck;
 
-    private final WorkloadIdentity identity;
     private final AnonModeSettings settings;
     private final AnonModeVerifier verifier;
     private final AnonModeExtender extender;
@@ -57,7 +70,7 @@ public class AnonModeHop {
             TimeRules timeRules,
             boolean includeIid,
             boolean reuseExtensions) {
-        this.identity = identity;
+        super(Mode.ANON_MODE, identity);
         try {
             this.settings =
                     AnonModeSettings.forHop(identity.idOf(Role.SUBJECT_WL), profile, limits, timeRules, includeIid);
@@ -75,16 +88,6 @@ public class AnonModeHop {
         // that has RSA checks it
         this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
         this.proofCheck = new ProofCheck(Mode.ANON_MODE, settings.profile(), settings.limits(), rsaProvider);
-    }
-
-    /** This workload's SPIFFE ID: the audience incoming tokens must name. */
-    public SpiffeId self() {
-        return identity.self();
-    }
-
-    /** The configured SPIFFE ID of a role. */
-    public SpiffeId idOf(Role role) {
-        return identity.idOf(role);
     }
 
     /** The settings (root audience: the subject workload). */
@@ -162,5 +165,90 @@ public class AnonModeHop {
      */
     public ProofCheck proofs() {
         return proofCheck;
+    }
+
+    /**
+     * Every check of the concatenated verification of a token {@code caller} sent, with this
+     * workload as audience (no presenter: the layers are anonymous); timed as {@code validate}.
+     */
+    @Override
+    public Verified<String> verify(Received received, Caller caller) {
+        return accept(received);
+    }
+
+    /**
+     * {@link #verify(Received, Caller)}, then the root binding (docs/formats/anon-mode.md
+     * "Verification", step 5): only the root {@code P(0).R(0)} goes to the asserting workload, never
+     * the hops or the bearer key; it must know it, and its proof must show an IdP-signed OAuth token
+     * of the root's {@code dpa}/{@code dpr} ({@link ProofCheck}). A root it does not know is {@link
+     * ErrorCode#UNTRUSTED_KEY}: the root key is random, the record is its only link to the issuer.
+     */
+    @Override
+    public Verified<String> verifyIntrospected(Received received, Caller caller) {
+        Verified<String> verified = verify(received, caller);
+        String root = rootIdentifier(received.token());
+        try {
+            proofCheck.introspect(
+                    root, verified.delegation(), services().requireIdpKeys(), metrics(), offered -> client(
+                                    Role.ASSERTING_WL)
+                            .post(
+                                    "/anon-mode/introspect",
+                                    new AnonModeIntrospectRequest(root, offered),
+                                    IntrospectionAnswer.class));
+        } catch (AssertionException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+                throw new AssertionException(
+                        ErrorCode.UNTRUSTED_KEY,
+                        0,
+                        "the root is unknown to " + idOf(Role.ASSERTING_WL) + " (introspection)");
+            }
+            throw e;
+        }
+        return verified;
+    }
+
+    /**
+     * Extends the verified token by one layer ({@link #forward(String)}: a young extension may be
+     * reused; the layer names no audience, so {@code next} only says where it goes), timed as {@code
+     * extend}, its size recorded.
+     */
+    @Override
+    public Outgoing forward(Verified<String> verified, Role next) {
+        return extendTimed(verified.document(), verified.depth() + 1);
+    }
+
+    /**
+     * {@link #forward(Verified, Role)} for a root this workload verified when it received it and
+     * kept (the subject workload's step).
+     */
+    public Outgoing forwardRoot(String root, Role next) {
+        return extendTimed(root, 2);
+    }
+
+    private Outgoing extendTimed(String token, int depth) {
+        String extended = time(Operation.EXTEND, () -> forward(token));
+        recordSize(depth, extended.length());
+        return new Outgoing(extended, null, depth);
+    }
+
+    /**
+     * The subject workload's check of the root the asserting workload answered (signature, times,
+     * this workload as audience, the delegation), timed as {@code validate}.
+     */
+    public Verified<String> accept(Received answer) {
+        VerifiedResult result = time(Operation.VALIDATE, () -> verify(answer.token()));
+        // an Anon-Mode token has no artifacts: what is forwarded unchanged is the token alone
+        return new Verified<>(answer.token(), result, Received.of(answer.token()));
+    }
+
+    /**
+     * The asserting workload's step: a root of {@code grant} with a fresh key ({@link #mintRoot}),
+     * timed as {@code mint}, its size recorded.
+     */
+    public MintedAnonMode mint(Grant grant, Duration lifetime) {
+        MintedAnonMode root = time(
+                Operation.MINT, () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime));
+        recordSize(1, root.token().length());
+        return root;
     }
 }

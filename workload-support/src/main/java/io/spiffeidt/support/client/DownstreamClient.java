@@ -5,6 +5,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.ServerTiming;
 import io.spiffeidt.support.server.Deadline;
@@ -34,8 +35,12 @@ import org.springframework.web.client.RestClientException;
  * known code, unreadable response) is {@link ErrorCode#UPSTREAM_UNAVAILABLE} with the I/O cause
  * attached (a {@link java.net.ConnectException} cause marks "connection refused").
  *
- * <p>Timing a call is the caller's business (wrap it in {@link OperationMetrics}); only the setup
- * of {@link ConnectionStrategy#NON_POOLED_FRESH_SOURCE} is timed here, as {@code
+ * <p>Timing: {@link #post(Operation, String, Object, Class)} times the whole call, connection and
+ * answer, as the given {@link Operation} (a {@code *_call}: the request's path as the metrics and
+ * {@code Server-Timing} show it); the untimed {@link #post(String, Object, Class)} and {@link #get}
+ * are for calls that are no operation of their own (a key set fetch) or that the caller times as
+ * one (an introspection inside {@link io.spiffeidt.support.oauth.ProofCheck}). The setup of {@link
+ * ConnectionStrategy#NON_POOLED_FRESH_SOURCE} is timed by {@link DownstreamClients}, as {@code
  * mtls_client_setup}.
  *
  * <p>Thread safety: thread safe.
@@ -60,12 +65,16 @@ public final class DownstreamClient {
     private final ConnectionStrategy strategy;
     private final Transport transport;
     private final long hopMarginMillis;
+    private final OperationMetrics metrics;
 
-    DownstreamClient(Mode mode, Role downstream, ConnectionStrategy strategy, Transport transport) {
-        this(mode, downstream, strategy, transport, Duration.ofMillis(250));
-    }
-
-    DownstreamClient(Mode mode, Role downstream, ConnectionStrategy strategy, Transport transport, Duration hopMargin) {
+    DownstreamClient(
+            Mode mode,
+            Role downstream,
+            ConnectionStrategy strategy,
+            Transport transport,
+            Duration hopMargin,
+            OperationMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.downstream = Objects.requireNonNull(downstream, "downstream");
         this.strategy = Objects.requireNonNull(strategy, "strategy");
@@ -83,6 +92,16 @@ public final class DownstreamClient {
         Objects.requireNonNull(responseType, "responseType");
         return exchange(
                 HttpMethod.POST, path, jsonBody, responseType == Void.class, response -> response.bodyTo(responseType));
+    }
+
+    /**
+     * {@link #post(String, Object, Class)}, timed as {@code operation} of this client's mode (outcome:
+     * success, the relayed code, or error).
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T post(Operation operation, String path, Object jsonBody, Class<T> responseType) {
+        return metrics.time(mode, operation, () -> post(path, jsonBody, responseType));
     }
 
     /**

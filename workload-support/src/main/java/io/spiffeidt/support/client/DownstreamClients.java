@@ -171,7 +171,7 @@ public class DownstreamClients implements Closeable {
                     case NON_POOLED -> shared(strategy, downstream, base, expected);
                     case NON_POOLED_FRESH_SOURCE -> freshSource(mode, downstream, base, expected);
                 };
-        return new DownstreamClient(mode, downstream, strategy, transport, admission.hopMargin());
+        return new DownstreamClient(mode, downstream, strategy, transport, admission.hopMargin(), metrics);
     }
 
     private DownstreamClient.Transport shared(

@@ -5,17 +5,28 @@ import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The DVID hop of this workload. */
 @AutoConfiguration(
-        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            HopAutoConfiguration.class
+        })
+@EnableConfigurationProperties(PoolingProperties.class)
 public class DvidAutoConfiguration {
 
     /** This workload's DVID hop. */
@@ -27,9 +38,12 @@ public class DvidAutoConfiguration {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            VerifiedProofs verifiedProofs) {
+            VerifiedProofs verifiedProofs,
+            PoolingProperties pooling,
+            ObjectProvider<HopServices> hopServices) {
         DvidHop hop = new DvidHop(identity, provider, profile, limits, timeRules);
         hop.proofs().useVerifiedProofs(verifiedProofs);
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone), pooling.remembersWork());
         return hop;
     }
 }

@@ -1,22 +1,37 @@
 package io.spiffeidt.support.dvid;
 
+import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
+import io.spiffeidt.core.dvid.DvidMintRequest;
+import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.core.zkp.IdpKeyResolver;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.HopServices;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.oauth.ProofCheck;
+import io.spiffeidt.support.wire.IntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
+import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.security.Provider;
 import java.time.Duration;
@@ -27,15 +42,27 @@ import java.time.Duration;
  * introspection proof, and reading a received DVID for display. The asserting workload builds its
  * minter and verifier from {@link #mintingSettings}.
  *
- * <p>Thread safety: immutable.
+ * <p>The {@link io.spiffeidt.support.hop.Hop} verbs: {@link #verify(Received, Caller)} (at the
+ * target: here with the asserting workload's keys when {@link #validatesLocally()}, else at the
+ * asserting workload's {@code /dvid/validate}; at the middle tier: always there), {@link
+ * #verifyIntrospected} (the middle tier's validation and introspection, one call when {@link
+ * #introspectsInOneCall()}), {@link #forward(Verified, Role)} (the DVID unchanged), and at the
+ * asserting workload {@link #mint} and {@link #validate}.
+ *
+ * <p>Thread safety: thread safe.
  */
-public class DvidHop {
+public class DvidHop extends AbstractHop<VerifiedDvid> {
 
     private final ProofCheck proofCheck;
 
-    private final WorkloadIdentity identity;
     private final Provider provider;
     private final DvidSettings settings;
+
+    /** Whether this workload remembers work ({@code spiffeidt.pooling.profile} other than thesis). */
+    private volatile boolean remembersWork;
+
+    /** The verifier of {@link #validatesLocally()}, built at the first use. */
+    private volatile DvidVerifier here;
 
     public DvidHop(
             WorkloadIdentity identity,
@@ -43,7 +70,7 @@ public class DvidHop {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules) {
-        this.identity = identity;
+        super(Mode.DVID, identity);
         this.provider = provider.provider();
         this.settings = new DvidSettings(
                 identity.idOf(Role.ASSERTING_WL),
@@ -56,14 +83,34 @@ public class DvidHop {
         this.proofCheck = new ProofCheck(Mode.DVID, settings.profile(), settings.limits(), this.provider);
     }
 
-    /** This workload's SPIFFE ID. */
-    public SpiffeId self() {
-        return identity.self();
+    /**
+     * {@link #connect(HopServices)}, and whether this workload remembers work (every pooling profile
+     * but {@code thesis}), which decides {@link #validatesLocally()} and {@link
+     * #introspectsInOneCall()}.
+     */
+    public void connect(HopServices services, boolean remembersWork) {
+        connect(services);
+        this.remembersWork = remembersWork;
     }
 
-    /** The configured SPIFFE ID of a role. */
-    public SpiffeId idOf(Role role) {
-        return identity.idOf(role);
+    /**
+     * Whether {@link #verify(Received, Caller)} verifies here, with the asserting workload's keys
+     * this workload holds ({@link DvidKeySet}), instead of asking the asserting workload: at the
+     * target, outside the {@code thesis} profile (docs/formats/dvid.md §6, "Where a DVID is
+     * verified"). Under {@code thesis} every DVID is validated remotely, as in the original.
+     */
+    public boolean validatesLocally() {
+        return remembersWork && self().equals(idOf(Role.TARGET_WL));
+    }
+
+    /**
+     * Whether {@link #verifyIntrospected} asks for the validation and the introspection in one call
+     * ({@code /dvid/validate} with {@code "introspect": true}), so that the asserting workload
+     * verifies the DVID once per request: outside the {@code thesis} profile; under it they are two
+     * calls, as in the original.
+     */
+    public boolean introspectsInOneCall() {
+        return remembersWork;
     }
 
     /** The verification settings, pinned to the asserting workload. */
@@ -126,5 +173,119 @@ public class DvidHop {
     /** Reads a DVID received from the asserting workload, for display; nothing is verified. */
     public CompactJws read(String token) {
         return CompactJws.parse(token);
+    }
+
+    /**
+     * Verifies a DVID {@code caller} forwarded, for this workload: here when {@link
+     * #validatesLocally()} ({@code validate}), else at the asserting workload ({@code
+     * validate_call}) whose answer is accepted ({@code validate}); either way its {@code sub} must be
+     * the subject workload. The caller is not bound: a DVID names its subject, not its bearer.
+     */
+    @Override
+    public Verified<VerifiedDvid> verify(Received received, Caller caller) {
+        String token = received.token();
+        if (validatesLocally()) {
+            DvidVerifier verifier = localVerifier();
+            VerifiedDvid dvid = time(Operation.VALIDATE, () -> verifyHere(verifier, token));
+            return new Verified<>(dvid, dvid.result(), received);
+        }
+        ValidateResponse validated = asserting()
+                .post(Operation.VALIDATE_CALL, "/dvid/validate", ValidateRequest.of(token), ValidateResponse.class);
+        return accepted(validated, received);
+    }
+
+    /**
+     * The middle tier's verification: the asserting workload's validation, then its introspection of
+     * the DVID and the proof check against the DVID's {@code dpa}/{@code dpr} ({@link ProofCheck},
+     * under the IdP key this workload resolves itself). One call when {@link
+     * #introspectsInOneCall()} (the proof held for the DVID offered by digest), else two.
+     */
+    @Override
+    public Verified<VerifiedDvid> verifyIntrospected(Received received, Caller caller) {
+        String token = received.token();
+        DownstreamClient asserting = asserting();
+        java.util.function.Function<String, IntrospectionAnswer> introspection = offered ->
+                asserting.post("/dvid/introspect", IntrospectRequest.of(token, offered), IntrospectionAnswer.class);
+        if (introspectsInOneCall()) {
+            ProofCheck.Offer offer = proofCheck.offer(token);
+            ValidateResponse validated = asserting.post(
+                    Operation.VALIDATE_CALL,
+                    "/dvid/validate",
+                    ValidateRequest.introspecting(token, offer.digest()),
+                    ValidateResponse.class);
+            Verified<VerifiedDvid> verified = accepted(validated, received);
+            Delegation delegation = verified.delegation();
+            proofCheck.check(
+                    token,
+                    delegation,
+                    services().requireIdpKeys(),
+                    metrics(),
+                    offer,
+                    validated.introspection(),
+                    introspection);
+            return verified;
+        }
+        ValidateResponse validated = asserting.post(
+                Operation.VALIDATE_CALL, "/dvid/validate", ValidateRequest.of(token), ValidateResponse.class);
+        Verified<VerifiedDvid> verified = accepted(validated, received);
+        proofCheck.introspect(token, verified.delegation(), services().requireIdpKeys(), metrics(), introspection);
+        return verified;
+    }
+
+    /** A DVID is never extended: what goes to {@code next} is the DVID as received. */
+    @Override
+    public Outgoing forward(Verified<VerifiedDvid> verified, Role next) {
+        return verified.unchanged();
+    }
+
+    /**
+     * The asserting workload's step: mints with {@code minter} (its key), timed as {@code mint}, the
+     * size recorded.
+     */
+    public Dvid mint(DvidMinter minter, DvidMintRequest request) {
+        Dvid dvid = time(Operation.MINT, () -> minter.mint(request));
+        recordSize(1, dvid.token().length());
+        return dvid;
+    }
+
+    /**
+     * The asserting workload's {@code /dvid/validate}: {@code verifier} (its own keys) for {@code
+     * audience} (the caller), timed as {@code validate}.
+     */
+    public VerifiedDvid validate(DvidVerifier verifier, String token, SpiffeId audience) {
+        return time(Operation.VALIDATE, () -> verifier.verify(token, audience));
+    }
+
+    private Verified<VerifiedDvid> accepted(ValidateResponse validated, Received received) {
+        VerifiedDvid dvid = time(Operation.VALIDATE, () -> acceptValidation(validated));
+        return new Verified<>(dvid, dvid.result(), received);
+    }
+
+    private DownstreamClient asserting() {
+        return client(Role.ASSERTING_WL);
+    }
+
+    /** Rare (see DvidKeySet), so no operation of its own: http.client.requests counts it. */
+    private String fetchKeys() {
+        return asserting().get("/dvid/keys", String.class);
+    }
+
+    private DvidVerifier localVerifier() {
+        DvidVerifier verifier = here;
+        if (verifier == null) {
+            synchronized (this) {
+                verifier = here;
+                if (verifier == null) {
+                    verifier = verifier(
+                            new DvidKeySet(
+                                    this::fetchKeys,
+                                    provider,
+                                    settings.timeRules().clock()),
+                            services().requireIdpKeys());
+                    here = verifier;
+                }
+            }
+        }
+        return verifier;
     }
 }

@@ -19,12 +19,21 @@ import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.reuse.ReusedExtensions;
+import io.spiffeidt.support.wire.IntrospectRequest;
+import io.spiffeidt.support.wire.IntrospectionAnswer;
 import java.security.Provider;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -38,15 +47,17 @@ import java.util.Optional;
 /**
  * One workload's part of ID-Mode (docs/formats/id-mode.md "Flows"): the strict verifier pinned to the
  * asserting workload (for the current trust bundles), and layers signed with the current X.509-SVID
- * key and chain, taken from one SVID snapshot.
+ * key and chain, taken from one SVID snapshot. The {@link io.spiffeidt.support.hop.Hop} verbs:
+ * {@link #verify(Received, Caller)} and {@link #verifyIntrospected} at the middle tier and the
+ * target, {@link #forward(Verified, Role)}, {@link #mint} at the asserting workload, {@link
+ * #accept} at the subject workload.
  *
  * <p>Thread safety: thread safe; the SVID is read on every signature (it rotates).
  */
-public class IdModeHop {
+public class IdModeHop extends AbstractHop<VerifiedIdMode> {
 
     private final ProofCheck proofCheck;
 
-    private final WorkloadIdentity identity;
     private final Provider provider;
     private final Limits limits;
     private final TimeRules timeRules;
@@ -76,7 +87,7 @@ public class IdModeHop {
             Limits limits,
             TimeRules timeRules,
             boolean reuseExtensions) {
-        this.identity = identity;
+        super(Mode.ID_MODE, identity);
         this.provider = provider.provider();
         this.limits = limits;
         this.timeRules = timeRules;
@@ -96,16 +107,6 @@ public class IdModeHop {
         this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
         this.profile = profile;
         this.proofCheck = new ProofCheck(Mode.ID_MODE, profile, limits, rsaProvider);
-    }
-
-    /** This workload's SPIFFE ID: the audience incoming tokens must name. */
-    public SpiffeId self() {
-        return identity.self();
-    }
-
-    /** The configured SPIFFE ID of a role. */
-    public SpiffeId idOf(Role role) {
-        return identity.idOf(role);
     }
 
     /** The verifier (pinned to the asserting workload). */
@@ -138,6 +139,15 @@ public class IdModeHop {
     }
 
     /**
+     * The subject workload's check of the asserting workload's answer ({@link #verifyAnswer}), timed
+     * as {@code validate}.
+     */
+    public Verified<VerifiedIdMode> accept(Received answer) {
+        VerifiedIdMode verified = time(Operation.VALIDATE, () -> verifyAnswer(answer.token(), answer.artifacts()));
+        return new Verified<>(verified, verified.result(), answer);
+    }
+
+    /**
      * An answer this workload verified in full ({@link #verifyAnswer}) and keeps for its next uses
      * (docs/operations.md "Kept documents"): reusable while the trust bundle of every issuer's trust
      * domain is the one it was verified under and the time is before {@code validUntil}, the earliest
@@ -165,6 +175,10 @@ public class IdModeHop {
      * first reuse verify again.
      */
     public KeptAnswer verifyAnswerToKeep(String token, String artifacts) {
+        return time(Operation.VALIDATE, () -> verifyAnswerKeeping(token, artifacts));
+    }
+
+    private KeptAnswer verifyAnswerKeeping(String token, String artifacts) {
         IdModeToken parsed = parse(token);
         Map<String, TrustBundle> bundles = new HashMap<>();
         for (int k = 0; k < parsed.depth(); k++) {
@@ -268,5 +282,64 @@ public class IdModeHop {
      */
     public ProofCheck proofs() {
         return proofCheck;
+    }
+
+    /**
+     * Every check of docs/formats/id-mode.md of a token {@code caller} sent (bound to the outermost
+     * layer by SPIFFE ID and key), with this workload as audience; timed as {@code validate}.
+     */
+    @Override
+    public Verified<VerifiedIdMode> verify(Received received, Caller caller) {
+        VerifiedIdMode verified = time(
+                Operation.VALIDATE, () -> verify(received.token(), received.artifacts(), Presenter.of(caller.leaf())));
+        return new Verified<>(verified, verified.result(), received);
+    }
+
+    /**
+     * {@link #verify(Received, Caller)}, then the root {@code P(0).S(0)} (only the root: the path
+     * beyond it is none of the asserting workload's business) is introspected at the asserting
+     * workload and its proof checked against the root's {@code dpa}/{@code dpr} ({@link ProofCheck}:
+     * {@code introspect_call}, {@code zkp_verification}).
+     */
+    @Override
+    public Verified<VerifiedIdMode> verifyIntrospected(Received received, Caller caller) {
+        Verified<VerifiedIdMode> verified = verify(received, caller);
+        String root = rootOf(verified.document().presentation().token());
+        proofCheck.introspect(root, verified.delegation(), services().requireIdpKeys(), metrics(), offered -> client(
+                        Role.ASSERTING_WL)
+                .post("/id-mode/introspect", IntrospectRequest.of(root, offered), IntrospectionAnswer.class));
+        return verified;
+    }
+
+    /**
+     * Extends the verified token with a layer addressed to {@code next} ({@link
+     * #forward(VerifiedIdMode, SpiffeId)}: a young extension may be reused), timed as {@code extend},
+     * its size (token and artifacts) recorded.
+     */
+    @Override
+    public Outgoing forward(Verified<VerifiedIdMode> verified, Role next) {
+        return forward(verified.document(), next);
+    }
+
+    /**
+     * {@link #forward(Verified, Role)} for a token this workload verified before and kept (the
+     * subject workload's root).
+     */
+    public Outgoing forward(VerifiedIdMode verified, Role next) {
+        Forwarded extended = time(Operation.EXTEND, () -> forward(verified, idOf(next)));
+        int depth = verified.depth() + 1;
+        recordSize(depth, extended.presentation().size().totalBytes());
+        return new Outgoing(extended.presentation().token(), extended.artifacts(), depth);
+    }
+
+    /**
+     * The asserting workload's step: the root layer of {@code grant} ({@link #mintRoot}), timed as
+     * {@code mint}, its size recorded.
+     */
+    public IdModePresentation mint(Grant grant, Duration lifetime) {
+        IdModePresentation root = time(
+                Operation.MINT, () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime));
+        recordSize(1, root.size().totalBytes());
+        return root;
     }
 }

@@ -8,10 +8,13 @@ import io.spiffeidt.support.VerificationProperties;
 import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -19,7 +22,12 @@ import org.springframework.context.annotation.Bean;
 
 /** The LSVID hop of this workload and the version 1 issuer keys it trusts. */
 @AutoConfiguration(
-        after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            HopAutoConfiguration.class
+        })
 @EnableConfigurationProperties({VerificationProperties.class, PoolingProperties.class})
 public class LsvidAutoConfiguration {
 
@@ -52,7 +60,11 @@ public class LsvidAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
-            PoolingProperties pooling) {
-        return new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, pooling.remembersWork());
+            PoolingProperties pooling,
+            ObjectProvider<HopServices> hopServices) {
+        LsvidHop hop =
+                new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, pooling.remembersWork());
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
+        return hop;
     }
 }

@@ -21,9 +21,16 @@ import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.reuse.ReusedExtensions;
 import java.security.PrivateKey;
 import java.security.Provider;
@@ -34,14 +41,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * One workload's part of LSVID (docs/formats/lsvid.md "Flows"): its own base document kept current with its
  * X.509-SVID, extensions (and, at the asserting workload, the delegation layer) signed with the
  * current SVID key, and the strict verifier for the current trust bundle, pinned to the asserting
- * workload.
+ * workload. The {@link io.spiffeidt.support.hop.Hop} verbs: {@link #verify(Received, Caller)} at
+ * the middle tier and the target, {@link #forward(Verified, Role)}, {@link #mint} at the asserting
+ * workload, {@link #begin} and {@link #accept} at the subject workload.
  *
  * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate), and a
  * base and the key that signs over it always come from one SVID snapshot.
  */
-public class LsvidHop {
-
-    private final WorkloadIdentity identity;
+public class LsvidHop extends AbstractHop<Lsvid> {
     private final VerificationProfile profile;
     private final Limits limits;
     private final TimeRules timeRules;
@@ -97,8 +104,8 @@ public class LsvidHop {
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
             boolean reuseExtensions) {
+        super(Mode.LSVID, identity);
         this.extensions = new ReusedExtensions<>(reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0);
-        this.identity = identity;
         this.profile = profile;
         this.limits = limits;
         this.timeRules = timeRules;
@@ -106,16 +113,6 @@ public class LsvidHop {
         this.v1IssuerKeys = v1IssuerKeys;
         this.bases = new LsvidBaseBuilder(timeRules, this.provider);
         this.extender = new LsvidExtender(timeRules, this.provider);
-    }
-
-    /** This workload's SPIFFE ID: the audience incoming documents must name. */
-    public SpiffeId self() {
-        return identity.self();
-    }
-
-    /** The configured SPIFFE ID of a role. */
-    public SpiffeId idOf(Role role) {
-        return identity.idOf(role);
     }
 
     /** The limits documents are decoded under. */
@@ -229,5 +226,76 @@ public class LsvidHop {
     public LsvidVerification verifyAnswer(String encoded, Role from) {
         Presenter answering = LsvidAnswers.presenterOf(encoded, identity.idOf(from), limits);
         return verifier().verify(encoded, identity.self(), answering, DelegationRule.REQUIRED);
+    }
+
+    /**
+     * Every check of a document {@code caller} sent to the middle tier or the target: anchored bases,
+     * every layer, the pinned delegation exactly once, this workload as audience, the caller (by
+     * name and key) as bearer. Timed as {@code validate}.
+     */
+    @Override
+    public Verified<Lsvid> verify(Received received, Caller caller) {
+        Presenter presenter = Presenter.of(caller.leaf());
+        LsvidVerification verified = time(Operation.VALIDATE, () -> verifier()
+                .verify(received.token(), self(), presenter, DelegationRule.REQUIRED));
+        return new Verified<>(verified.document(), verified.toResult(), received);
+    }
+
+    /**
+     * Extends the verified document with a layer addressed to {@code next} ({@link #forward(Lsvid,
+     * SpiffeId)}: a young extension may be reused), timed as {@code extend}, its size recorded.
+     */
+    @Override
+    public Outgoing forward(Verified<Lsvid> verified, Role next) {
+        return forward(verified.document(), next);
+    }
+
+    /**
+     * {@link #forward(Verified, Role)} for a document this workload verified before and kept (the
+     * subject workload's answer from the asserting workload).
+     */
+    public Outgoing forward(Lsvid document, Role next) {
+        Extension extended = time(Operation.EXTEND, () -> forward(document, idOf(next)));
+        int depth = extended.document().depth();
+        recordSize(depth, extended.encoded().length());
+        return new Outgoing(extended.encoded(), null, depth);
+    }
+
+    /**
+     * The subject workload's first step: its current base extended with a layer addressed to {@code
+     * next} (the asserting workload), timed as {@code extend}, its size recorded.
+     */
+    public Outgoing begin(Role next) {
+        Lsvid started = time(Operation.EXTEND, () -> start(idOf(next)));
+        String encoded = LsvidCodec.encode(started);
+        recordSize(started.depth(), encoded.length());
+        return new Outgoing(encoded, null, started.depth());
+    }
+
+    /**
+     * The subject workload's check of the asserting workload's answer ({@link #verifyAnswer}), timed
+     * as {@code validate}.
+     */
+    public Verified<Lsvid> accept(Received answer, Role from) {
+        LsvidVerification verified = time(Operation.VALIDATE, () -> verifyAnswer(answer.token(), from));
+        return new Verified<>(verified.document(), verified.toResult(), answer);
+    }
+
+    /**
+     * The asserting workload's step: verifies the document {@code caller} sent (its outermost issuer
+     * by name and key, this workload as audience, no delegation yet; timed as {@code validate}) and
+     * adds the delegation layer of {@code grant} addressed to the caller ({@link #delegate}; timed as
+     * {@code mint}), its size recorded.
+     */
+    public Outgoing mint(Received subjectDocument, Caller caller, Grant grant) {
+        Presenter presenter = Presenter.of(caller.leaf());
+        LsvidVerification incoming = time(Operation.VALIDATE, () -> verifier()
+                .verify(subjectDocument.token(), self(), presenter, DelegationRule.ABSENT));
+        Lsvid delegated = time(
+                Operation.MINT,
+                () -> delegate(incoming.document(), grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter()));
+        String encoded = LsvidCodec.encode(delegated);
+        recordSize(delegated.depth(), encoded.length());
+        return new Outgoing(encoded, null, delegated.depth());
     }
 }

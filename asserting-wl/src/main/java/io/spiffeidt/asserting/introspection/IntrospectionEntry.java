@@ -1,0 +1,17 @@
+package io.spiffeidt.asserting.introspection;
+
+import io.spiffeidt.core.zkp.OAuthProof;
+
+/**
+ * What the asserting workload keeps per minted document for introspection, in every mode that has
+ * it: the proof record, or the OAuth token to prove it from at the first introspection ({@code zkp:
+ * lazy}); neither under {@code zkp: off}. The OAuth token never leaves this process.
+ */
+public interface IntrospectionEntry {
+
+    /** The proof record, or {@code null} until it is made. */
+    OAuthProof introspection();
+
+    /** The OAuth token to prove from ({@code zkp: lazy}, before the first introspection), or {@code null}. */
+    String pendingOAuthToken();
+}

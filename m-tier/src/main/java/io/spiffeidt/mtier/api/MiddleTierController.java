@@ -1,0 +1,65 @@
+package io.spiffeidt.mtier.api;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Hop;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import jakarta.validation.Valid;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+
+/**
+ * The middle tier's protocol, the same in every mode (docs/design.md "The hop contract"): verify
+ * what the subject workload sent, extend it for the target ({@link #toTarget}), call the target,
+ * answer its answer. Each mode's controller ({@code @RequestMapping("/<mode>")}) extends this class
+ * with its hop, and overrides {@link #toTarget} where the mode's step differs.
+ *
+ * @param <D> the mode's verified document
+ */
+public abstract class MiddleTierController<D> {
+
+    private final DownstreamClients clients;
+
+    /** The mode's hop. */
+    protected final Hop<D> hop;
+
+    protected MiddleTierController(DownstreamClients clients, Hop<D> hop) {
+        this.clients = clients;
+        this.hop = hop;
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("balance", request, caller);
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.SUBJECT_WL)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        return forward("deposit", request, caller);
+    }
+
+    /** Verify, then what goes to the target: by default the document extended for it. */
+    protected Outgoing toTarget(Received received, Caller caller) {
+        return hop.forward(hop.verify(received, caller), Role.TARGET_WL);
+    }
+
+    private AccountResponse forward(String operation, DocumentRequest request, Caller caller) {
+        Outgoing outgoing = toTarget(Received.of(request), caller);
+        Mode mode = hop.mode();
+        return clients.client(mode, Role.TARGET_WL)
+                .post(
+                        Operation.TARGET_CALL,
+                        "/" + mode.pathSegment() + "/" + operation,
+                        outgoing.request(request.amount()),
+                        AccountResponse.class);
+    }
+}

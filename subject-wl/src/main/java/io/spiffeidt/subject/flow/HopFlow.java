@@ -1,0 +1,48 @@
+package io.spiffeidt.subject.flow;
+
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.wire.AccountResponse;
+import java.util.Objects;
+
+/**
+ * The part every mode's {@link SubjectFlow} shares: its two calls, to the asserting workload's mint
+ * endpoint ({@code mint_call}) and to the middle tier ({@code mtier_call}), timed by the downstream
+ * client (docs/design.md "The hop contract"). A mode's flow adds its hop's steps between them.
+ */
+public abstract class HopFlow implements SubjectFlow {
+
+    private final Mode mode;
+    private final DownstreamClients clients;
+
+    protected HopFlow(Mode mode, DownstreamClients clients) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.clients = Objects.requireNonNull(clients, "clients");
+    }
+
+    @Override
+    public final Mode mode() {
+        return mode;
+    }
+
+    /** Posts {@code body} to the asserting workload's {@code path}, timed as {@code mint_call}. */
+    protected <T> T callAsserting(String path, Object body, Class<T> answer) {
+        return clients.client(mode, Role.ASSERTING_WL).post(Operation.MINT_CALL, path, body, answer);
+    }
+
+    /**
+     * Sends {@code outgoing} to the middle tier's {@code /<mode>/<operation>}, timed as {@code
+     * mtier_call}, and answers its answer.
+     */
+    protected AccountResponse callMiddleTier(String operation, Outgoing outgoing, Long amount) {
+        return clients.client(mode, Role.M_TIER)
+                .post(
+                        Operation.MTIER_CALL,
+                        "/" + mode.pathSegment() + "/" + operation,
+                        outgoing.request(amount),
+                        AccountResponse.class);
+    }
+}

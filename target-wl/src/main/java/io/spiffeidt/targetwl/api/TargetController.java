@@ -1,0 +1,58 @@
+package io.spiffeidt.targetwl.api;
+
+import io.spiffeidt.support.caller.AllowedCallers;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.Hop;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.targetwl.account.AccountOperations;
+import jakarta.validation.Valid;
+import java.util.List;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+
+/**
+ * The target's protocol, the same in every mode (docs/design.md "The hop contract"): verify what the
+ * middle tier sent ({@link #verify}), then serve the account of the verified delegation with the
+ * path the mode reveals ({@link #path}). Each mode's controller ({@code @RequestMapping("/<mode>")})
+ * extends this class with its hop.
+ *
+ * @param <D> the mode's verified document
+ */
+public abstract class TargetController<D> {
+
+    private final AccountOperations accounts;
+
+    /** The mode's hop. */
+    protected final Hop<D> hop;
+
+    protected TargetController(AccountOperations accounts, Hop<D> hop) {
+        this.accounts = accounts;
+        this.hop = hop;
+    }
+
+    @PostMapping("/balance")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        Verified<D> verified = verify(Received.of(request), caller);
+        return accounts.balance(hop.mode(), verified.delegation(), path(verified));
+    }
+
+    @PostMapping("/deposit")
+    @AllowedCallers(Role.M_TIER)
+    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+        Verified<D> verified = verify(Received.of(request), caller);
+        return accounts.deposit(hop.mode(), verified.delegation(), request.amount(), path(verified));
+    }
+
+    /** Every check of the mode at the target: by default {@link Hop#verify}. */
+    protected Verified<D> verify(Received received, Caller caller) {
+        return hop.verify(received, caller);
+    }
+
+    /** The call path the mode reveals, ending with this workload. */
+    protected abstract List<String> path(Verified<D> verified);
+}

@@ -1,0 +1,65 @@
+package io.spiffeidt.support.hop;
+
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.identity.Role;
+
+/**
+ * One workload's part of one mode, the same verbs with the same meaning for every mode
+ * (docs/design.md "The hop contract"), as spring-security gives sibling configurers one base: a
+ * tier's controller reads as the protocol ({@link #verify}, maybe {@link #forward}, call the next
+ * tier, answer) and holds no cache, no timing and no choice of strategy.
+ *
+ * <p>Each verb times its own work ({@code spiffeidt.operation}: {@code validate}, {@code extend},
+ * and the downstream calls a mode's verification makes, e.g. DVID's {@code validate_call}) and
+ * {@link #forward} records the size of what it forwards ({@code spiffeidt.document.size}); the
+ * entries of the {@code Server-Timing} header follow from the timers.
+ *
+ * <p>Thread safety: implementations are thread safe.
+ *
+ * @param <D> the mode's verified document: what {@link #forward} extends
+ */
+public interface Hop<D> {
+
+    /** The mode of this hop. */
+    Mode mode();
+
+    /** This workload's SPIFFE ID: the audience incoming documents must name. */
+    SpiffeId self();
+
+    /** The configured SPIFFE ID of a role: how every hop finds the next tier and the pinned issuer. */
+    SpiffeId idOf(Role role);
+
+    /**
+     * Every check this mode makes of a document {@code caller} sent to this workload (the mTLS peer;
+     * bound to the outermost layer where the mode binds a presenter), with this workload as
+     * audience: offline (LSVID, ID-Mode, Anon-Mode) or as the mode verifies it (DVID: at the
+     * asserting workload, or here with its keys). The binding of the root to the asserting workload
+     * by introspection is {@link #verifyIntrospected}.
+     *
+     * @throws AssertionException with the code of the first failed check
+     */
+    Verified<D> verify(Received received, Caller caller);
+
+    /**
+     * {@link #verify}, then the root's binding to the asserting workload: its introspection record
+     * of the root and the proof that it holds an IdP-signed OAuth token of the verified {@code
+     * dpa}/{@code dpr}, under the IdP key this workload resolves itself. LSVID has none (its
+     * delegation layer is verified offline).
+     *
+     * @throws AssertionException as {@link #verify}, or the introspection's code
+     * @throws UnsupportedOperationException for a mode without introspection
+     */
+    default Verified<D> verifyIntrospected(Received received, Caller caller) {
+        throw new UnsupportedOperationException(mode().pathSegment() + " has no introspection");
+    }
+
+    /**
+     * What goes on the wire to {@code next}: the verified document extended by one layer addressed
+     * to {@code next} (signed by this workload), or, for a mode that never extends (DVID), the
+     * document as received.
+     */
+    Outgoing forward(Verified<D> verified, Role next);
+}

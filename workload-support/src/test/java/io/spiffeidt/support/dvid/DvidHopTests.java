@@ -1,0 +1,120 @@
+package io.spiffeidt.support.dvid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spiffeidt.core.dvid.Dvid;
+import io.spiffeidt.core.dvid.DvidAlgorithm;
+import io.spiffeidt.core.dvid.DvidKeyResolver;
+import io.spiffeidt.core.dvid.DvidMintRequest;
+import io.spiffeidt.core.dvid.DvidMinter;
+import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.support.crypto.CryptoProviderChoice;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopServices;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
+import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.testing.TestHops;
+import io.spiffeidt.support.testing.TestIdentities;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link DvidHop} on the hop contract: where a DVID is verified is the hop's choice (the target
+ * verifies it here outside {@code thesis}, the middle tier asks the asserting workload and gets the
+ * introspection in the same call), a DVID goes on unchanged, and minting is timed where it happens.
+ */
+class DvidHopTests {
+
+    private final DvidHop asserting = TestHops.dvid(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final DvidHop mTier = TestHops.dvid(Role.M_TIER, TestIdentities.source(Role.M_TIER));
+    private final DvidHop target = TestHops.dvid(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
+    private final KeyPair key = rsaKey();
+    private final DvidMinter minter = new DvidMinter(
+            key.getPrivate(),
+            key.getPublic(),
+            new SignatureProvider(CryptoProviderChoice.BC).provider(),
+            asserting.mintingSettings(DvidAlgorithm.RS256, Duration.ofMinutes(5), 80),
+            new SecureRandom());
+
+    @Test
+    void validatesLocallyWhenTargetRemembersWorkThenTrueAndNowhereElse() {
+        target.connect(HopServices.standalone(), true);
+        mTier.connect(HopServices.standalone(), true);
+        assertThat(target.validatesLocally()).isTrue();
+        assertThat(mTier.validatesLocally()).isFalse();
+        assertThat(mTier.introspectsInOneCall()).isTrue();
+
+        target.connect(HopServices.standalone(), false);
+        mTier.connect(HopServices.standalone(), false);
+        assertThat(target.validatesLocally()).isFalse();
+        assertThat(mTier.introspectsInOneCall()).isFalse();
+    }
+
+    @Test
+    void forwardWhenVerifiedThenTheDvidGoesOnAsReceived() {
+        Dvid dvid = asserting.mint(minter, request());
+        VerifiedDvid verified = target.verifyHere(
+                target.verifier(DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null),
+                dvid.token());
+
+        Outgoing outgoing =
+                mTier.forward(new Verified<>(verified, verified.result(), Received.of(dvid.token())), Role.TARGET_WL);
+
+        assertThat(outgoing.token()).isEqualTo(dvid.token());
+        assertThat(outgoing.artifacts()).isNull();
+        assertThat(outgoing.depth()).isEqualTo(1);
+        assertThat(verified.dpr()).isEqualTo("user0001");
+    }
+
+    @Test
+    void mintWhenDoneThenTimedAsMintAndItsSizeRecorded() {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        asserting.connect(new HopServices(new OperationMetrics(registry), null, null));
+
+        Dvid dvid = asserting.mint(minter, request());
+
+        Timer mint = registry.find(OperationMetrics.OPERATION_TIMER)
+                .tag("mode", "dvid")
+                .tag("operation", "mint")
+                .tag("outcome", "success")
+                .timer();
+        assertThat(mint).isNotNull();
+        assertThat(mint.count()).isEqualTo(1);
+        assertThat(registry.find(OperationMetrics.DOCUMENT_SIZE)
+                        .tag("mode", "dvid")
+                        .tag("depth", "1")
+                        .summary()
+                        .totalAmount())
+                .isEqualTo(dvid.token().length());
+    }
+
+    private DvidMintRequest request() {
+        return DvidMintRequest.of(
+                target.idOf(Role.SUBJECT_WL),
+                "http://idp",
+                "user0001",
+                Instant.now().plusSeconds(600));
+    }
+
+    /** RS256: the algorithm the hop's verification settings expect of the asserting workload. */
+    private static KeyPair rsaKey() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
