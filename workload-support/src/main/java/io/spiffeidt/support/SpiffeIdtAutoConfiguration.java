@@ -3,7 +3,6 @@ package io.spiffeidt.support;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,7 +20,7 @@ import org.springframework.context.annotation.Bean;
  * properties, so several workloads can run as separate contexts in one JVM.
  */
 @AutoConfiguration
-@EnableConfigurationProperties({SpiffeIdtProperties.class, ProofMemoProperties.class})
+@EnableConfigurationProperties(SpiffeIdtProperties.class)
 public class SpiffeIdtAutoConfiguration {
 
     /** The system clock in UTC. */
@@ -32,19 +31,6 @@ public class SpiffeIdtAutoConfiguration {
     }
 
     /** The limits of docs/formats/common.md. */
-    /**
-     * The memo of verified OAuth proofs (issue 13): {@code spiffeidt.proof-memo.max-entries} (10,000)
-     * for {@code spiffeidt.proof-memo.ttl} (5 minutes) each. Empty, so every use verifies the proof
-     * again as the original did, under the {@code thesis} pooling profile or with {@code
-     * spiffeidt.proof-memo.enabled=false}.
-     */
-    @Bean
-    @ConditionalOnMissingBean
-    public VerifiedProofs verifiedProofs(SpiffeIdtProperties properties, ProofMemoProperties memo, Clock clock) {
-        boolean on = memo.enabled() && properties.pooling().remembersWork();
-        return new VerifiedProofs(on ? memo.maxEntries() : 0, memo.ttl(), clock);
-    }
-
     @Bean
     @ConditionalOnMissingBean
     public Limits limits() {

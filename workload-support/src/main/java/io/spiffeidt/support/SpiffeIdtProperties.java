@@ -178,15 +178,6 @@ public record SpiffeIdtProperties(
             validateAfterInactivity =
                     validateAfterInactivity == null ? Duration.ofMillis(500) : validateAfterInactivity;
         }
-
-        /**
-         * Whether what one request established may serve the next (remembered tokens and proofs, kept
-         * documents): under every profile but {@code thesis}, which does it all per request as the
-         * original did.
-         */
-        public boolean remembersWork() {
-            return profile != PoolingProfile.THESIS;
-        }
     }
 
     /**

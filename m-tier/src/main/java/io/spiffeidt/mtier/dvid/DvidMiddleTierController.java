@@ -5,7 +5,6 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.mtier.config.MiddleTierProperties;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -31,9 +30,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * DVID at the middle tier (docs/design.md, DVID row): remote validation at the asserting workload, then
  * its introspection and the proof check against the DVID's {@code dpa}/{@code dpr}; the DVID is
- * forwarded unchanged. Under a profile that remembers work the validation and the introspection are
+ * forwarded unchanged. With the memo {@code oauth-proof} on the validation and the introspection are
  * one call ({@code /dvid/validate} with {@code "introspect": true}), so that the asserting workload
- * verifies the DVID once per request; under {@code thesis} they are two calls, as in the original.
+ * verifies the DVID once per request; with it off they are two calls, as in the original.
  */
 @RestController
 @RequestMapping("/dvid")
@@ -53,7 +52,6 @@ public class DvidMiddleTierController {
             OperationMetrics metrics,
             DvidHop hop,
             MiddleTierProperties properties,
-            SpiffeIdtProperties common,
             OAuthTokenVerifier oauth) {
         this.clients = clients;
         this.metrics = metrics;
@@ -61,7 +59,7 @@ public class DvidMiddleTierController {
         // the proof is checked under the IdP key this workload resolves itself, never the answer's
         this.idpKeys = oauth::idpKey;
         this.introspect = properties.dvid().introspect();
-        this.oneCall = introspect && common.pooling().remembersWork();
+        this.oneCall = introspect && hop.introspectsInOneCall();
     }
 
     @PostMapping("/balance")

@@ -13,6 +13,7 @@ import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
 import io.spiffeidt.core.anonmode.Point;
 import io.spiffeidt.core.anonmode.Scalar;
+import io.spiffeidt.core.memo.Memos;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -105,8 +106,8 @@ public class AnonModeBenchmarks {
             AnonModeSettings settings = settings();
             NonceSource nonces = NonceSource.secureRandom();
             extender = new AnonModeExtender(settings, nonces);
-            verifier = new AnonModeVerifier(settings);
-            rememberingVerifier = new AnonModeVerifier(settings, AnonModeVerifier.DEFAULT_TOKEN_CACHE_SIZE);
+            verifier = new AnonModeVerifier(settings, Memos.none());
+            rememberingVerifier = new AnonModeVerifier(settings, Memos.defaults(Clock.systemUTC()));
             MintedAnonMode root = new AnonModeMinter(settings, nonces).mint(SUBJECT, DPA, DPR);
             String t = root.token();
             for (int i = 1; i < depth; i++) {

@@ -7,10 +7,10 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
 import io.spiffeidt.subject.session.KeptDocument;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
@@ -31,9 +31,9 @@ import org.springframework.stereotype.Component;
  * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
  * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
- * signed with the current SVID key. The document is kept decoded and a young extension of it is
- * reused ({@link LsvidHop#forward}), except under the {@code thesis} pooling profile, where every
- * use decodes it again and signs a new extension as the original did.
+ * signed with the current SVID key. The document is kept decoded (the memo {@code subject-session})
+ * and a young extension of it is reused ({@link LsvidHop#forward}, the memo {@code lsvid-extension});
+ * with the memos off every use decodes it again and signs a new extension as the original did.
  */
 @Component
 public class LsvidSubjectFlow implements SubjectFlow {
@@ -45,12 +45,11 @@ public class LsvidSubjectFlow implements SubjectFlow {
     private final LsvidHop hop;
     private final boolean keepDecoded;
 
-    public LsvidSubjectFlow(
-            DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, SpiffeIdtProperties properties) {
+    public LsvidSubjectFlow(DownstreamClients clients, OperationMetrics metrics, LsvidHop hop, Memos memos) {
         this.clients = clients;
         this.metrics = metrics;
         this.hop = hop;
-        this.keepDecoded = properties.pooling().remembersWork();
+        this.keepDecoded = memos.settings(KeptDocument.MEMO).remembers();
     }
 
     @Override
@@ -75,14 +74,14 @@ public class LsvidSubjectFlow implements SubjectFlow {
             minted.delegation()
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
-        KeptDocument kept = new KeptDocument(
-                answer.lsvid(), null, minted.outermost().expiresAt(), keepDecoded ? minted.document() : null);
+        KeptDocument kept = KeptDocument.lsvid(
+                answer.lsvid(), minted.outermost().expiresAt(), keepDecoded ? minted.document() : null);
         return new MintedDocument(kept, null, claims(minted));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        Lsvid kept = document.established() instanceof Lsvid decoded ? decoded : hop.decode(document.token());
+        Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.decode(document.token());
         LsvidHop.Extension extended =
                 metrics.time(MODE, Operation.EXTEND, () -> hop.forward(kept, hop.idOf(Role.M_TIER)));
         String encoded = extended.encoded();

@@ -3,10 +3,8 @@ package io.spiffeidt.targetwl.dvid;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.VerifiedDvid;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.dvid.DvidKeySet;
 import io.spiffeidt.support.identity.Role;
@@ -19,7 +17,6 @@ import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
-import java.time.Clock;
 import java.util.List;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -28,8 +25,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * DVID at the target (docs/design.md, DVID row): {@code sub} must be the subject workload; the account
- * is the DVID's {@code dpr}. Under {@code thesis} every DVID is validated remotely at the asserting
- * workload, as in the original; under the other profiles the target verifies it itself, with the
+ * is the DVID's {@code dpr}. With the memo {@code dvid-keys} off every DVID is validated remotely
+ * at the asserting workload, as in the original; with it on the target verifies it itself, with the
  * asserting workload's keys it holds ({@link DvidKeySet}), the same checks without a call per
  * request (docs/formats/dvid.md §6).
  */
@@ -44,7 +41,7 @@ public class DvidTargetController {
     private final AccountOperations accounts;
     private final DvidHop hop;
 
-    /** Verifies DVIDs here; {@code null} under {@code thesis} (validated remotely). */
+    /** Verifies DVIDs here; {@code null} with the memo {@code dvid-keys} off (validated remotely). */
     private final DvidVerifier here;
 
     public DvidTargetController(
@@ -52,17 +49,12 @@ public class DvidTargetController {
             OperationMetrics metrics,
             AccountOperations accounts,
             DvidHop hop,
-            SpiffeIdtProperties common,
-            SignatureProvider provider,
-            OAuthTokenVerifier oauth,
-            Clock clock) {
+            OAuthTokenVerifier oauth) {
         this.clients = clients;
         this.metrics = metrics;
         this.accounts = accounts;
         this.hop = hop;
-        this.here = common.pooling().remembersWork()
-                ? hop.verifier(new DvidKeySet(this::fetchKeys, provider.provider(), clock), oauth::idpKey)
-                : null;
+        this.here = hop.localVerifier(this::fetchKeys, oauth::idpKey);
     }
 
     /** Rare (see DvidKeySet), so no operation of its own: http.client.requests counts it. */

@@ -3,9 +3,9 @@ package io.spiffeidt.support.anonmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
@@ -21,7 +21,10 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(AnonModeProperties.class)
 public class AnonModeAutoConfiguration {
 
-    /** This workload's Anon-Mode hop. */
+    /**
+     * This workload's Anon-Mode hop, with the memos {@code spiffeidt.memo.anonmode-*} and {@code
+     * oauth-proof}.
+     */
     @Bean
     @ConditionalOnMissingBean
     public AnonModeHop anonModeHop(
@@ -32,15 +35,9 @@ public class AnonModeAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
             AnonModeProperties properties,
-            SpiffeIdtProperties spiffeIdt) {
-        AnonModeHop hop = new AnonModeHop(
-                identity,
-                provider,
-                profile,
-                limits,
-                timeRules,
-                properties.includeIid(),
-                spiffeIdt.pooling().remembersWork());
+            Memos memos) {
+        AnonModeHop hop =
+                new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid(), memos);
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

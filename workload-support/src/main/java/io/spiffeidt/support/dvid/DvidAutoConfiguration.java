@@ -3,6 +3,7 @@ package io.spiffeidt.support.dvid;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
@@ -18,7 +19,10 @@ import org.springframework.context.annotation.Bean;
         after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
 public class DvidAutoConfiguration {
 
-    /** This workload's DVID hop. */
+    /**
+     * This workload's DVID hop, with the memos {@code spiffeidt.memo.dvid-keys} (whether DVIDs are
+     * verified locally) and {@code oauth-proof}.
+     */
     @Bean
     @ConditionalOnMissingBean
     public DvidHop dvidHop(
@@ -27,8 +31,9 @@ public class DvidAutoConfiguration {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            VerifiedProofs verifiedProofs) {
-        DvidHop hop = new DvidHop(identity, provider, profile, limits, timeRules);
+            VerifiedProofs verifiedProofs,
+            Memos memos) {
+        DvidHop hop = new DvidHop(identity, provider, profile, limits, timeRules, memos);
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

@@ -13,6 +13,8 @@ import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.IdpKeyResolver;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
@@ -20,6 +22,7 @@ import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.security.Provider;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * One workload's part of DVID (docs/formats/dvid.md "Flows"): the settings pinned to the asserting
@@ -31,7 +34,11 @@ import java.time.Duration;
  */
 public class DvidHop {
 
+    /** The memo of the asserting workload's key set: on, a tier verifies DVIDs itself. */
+    public static final String KEYS_MEMO = "dvid-keys";
+
     private final ProofCheck proofCheck;
+    private final MemoSettings keysMemo;
 
     private final WorkloadIdentity identity;
     private final Provider provider;
@@ -42,8 +49,10 @@ public class DvidHop {
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
-            TimeRules timeRules) {
+            TimeRules timeRules,
+            Memos memos) {
         this.identity = identity;
+        this.keysMemo = memos.settings(KEYS_MEMO);
         this.provider = provider.provider();
         this.settings = new DvidSettings(
                 identity.idOf(Role.ASSERTING_WL),
@@ -104,6 +113,38 @@ public class DvidHop {
      */
     public DvidVerifier verifier(DvidKeyResolver keys, IdpKeyResolver idpKeys) {
         return new DvidVerifier(settings, provider, keys, idpKeys);
+    }
+
+    /**
+     * Whether a tier verifies DVIDs itself with the asserting workload's key set (the memo {@value
+     * #KEYS_MEMO} on) instead of asking the asserting workload to validate each one.
+     */
+    public boolean verifiesLocally() {
+        return keysMemo.remembers();
+    }
+
+    /**
+     * The verifier of a tier that verifies DVIDs itself ({@link #verifiesLocally()}), holding the
+     * asserting workload's key set that {@code fetchKeys} fetches for the memo's TTL ({@link
+     * DvidKeySet}); {@code null} when DVIDs are validated remotely.
+     *
+     * @param fetchKeys returns the asserting workload's JWKS text ({@code GET /dvid/keys})
+     * @param idpKeys the IdP's keys, for a DVID that embeds its proof
+     */
+    public DvidVerifier localVerifier(Supplier<String> fetchKeys, IdpKeyResolver idpKeys) {
+        if (!verifiesLocally()) {
+            return null;
+        }
+        Duration ttl = keysMemo.ttl() == null ? DvidKeySet.MAX_AGE : keysMemo.ttl();
+        return verifier(new DvidKeySet(fetchKeys, provider, settings.timeRules().clock(), ttl), idpKeys);
+    }
+
+    /**
+     * Whether the middle tier introspects a DVID in one call, offering the digest of the proof it
+     * holds (the memo {@code oauth-proof} on), rather than in two.
+     */
+    public boolean introspectsInOneCall() {
+        return proofCheck.remembers();
     }
 
     /**

@@ -3,9 +3,9 @@ package io.spiffeidt.support.idmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityAutoConfiguration;
@@ -19,7 +19,10 @@ import org.springframework.context.annotation.Bean;
         after = {SpiffeIdtAutoConfiguration.class, IdentityAutoConfiguration.class, CryptoAutoConfiguration.class})
 public class IdModeAutoConfiguration {
 
-    /** This workload's ID-Mode hop: its verifier and the layers it signs. */
+    /**
+     * This workload's ID-Mode hop: its verifier and the layers it signs, with the memos {@code
+     * spiffeidt.memo.idmode-*} and {@code oauth-proof}.
+     */
     @Bean
     @ConditionalOnMissingBean
     public IdModeHop idModeHop(
@@ -29,14 +32,8 @@ public class IdModeAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
-            SpiffeIdtProperties properties) {
-        IdModeHop hop = new IdModeHop(
-                identity,
-                provider,
-                profile,
-                limits,
-                timeRules,
-                properties.pooling().remembersWork());
+            Memos memos) {
+        IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules, memos);
         hop.proofs().useVerifiedProofs(verifiedProofs);
         return hop;
     }

@@ -19,6 +19,7 @@ import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidBound;
@@ -56,6 +57,9 @@ public class IdModeHop {
     private final VerificationProfile profile;
     private final ReusedExtensions<SameToken, Forwarded> extensions;
 
+    /** The memo of the extensions this hop signed. */
+    public static final String EXTENSION_MEMO = "idmode-extension";
+
     /** An extended token and its artifacts in JSON form, as {@link #forward} gives them. */
     public record Forwarded(IdModePresentation presentation, String artifacts) {}
 
@@ -65,9 +69,9 @@ public class IdModeHop {
     /**
      * A hop.
      *
-     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same token for
-     *     the same audience instead of signing a new one, and the verifier remembers the tokens it
-     *     verified (every pooling profile but {@code thesis})
+     * @param memos makes the hop's memos: {@value #EXTENSION_MEMO} (whether {@link #forward} reuses
+     *     a young extension of the same token for the same audience instead of signing a new one) and
+     *     the verifier's (see {@link IdModeVerifier#IdModeVerifier(IdModeSettings, Provider, Memos)})
      */
     public IdModeHop(
             WorkloadIdentity identity,
@@ -75,20 +79,16 @@ public class IdModeHop {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            boolean reuseExtensions) {
+            Memos memos) {
         this.identity = identity;
         this.provider = provider.provider();
         this.limits = limits;
         this.timeRules = timeRules;
-        int remembered = reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0;
-        this.extensions = new ReusedExtensions<>(remembered);
-        // tokens are remembered where extensions are reused, as the hops before this one then send
-        // the same text again; otherwise every outermost layer is new
+        this.extensions = new ReusedExtensions<>(memos, EXTENSION_MEMO);
         this.verifier = new IdModeVerifier(
                 new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules),
                 this.provider,
-                IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                reuseExtensions ? IdModeVerifier.DEFAULT_TOKEN_CACHE_SIZE : 0);
+                memos);
         this.credentials =
                 new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
@@ -223,7 +223,7 @@ public class IdModeHop {
         IdModeCredentials self = credentials.get();
         IdModePresentation received = verified.presentation();
         SameToken same = new SameToken(received.token(), received.artifacts().toBase64(), audience);
-        Forwarded kept = extensions.find(same, self, timeRules.now());
+        Forwarded kept = extensions.find(same, self);
         if (kept != null) {
             return kept;
         }
@@ -234,9 +234,9 @@ public class IdModeHop {
         return fresh;
     }
 
-    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    /** Whether {@link #forward} reuses young extensions (the memo {@value #EXTENSION_MEMO}). */
     public boolean reusesExtensions() {
-        return extensions.capacity() > 0;
+        return extensions.remembers();
     }
 
     /** How many times {@link #forward} reused an extension since start. */

@@ -3,6 +3,7 @@ package io.spiffeidt.support.lsvid;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
@@ -37,9 +38,9 @@ public class LsvidAutoConfiguration {
     }
 
     /**
-     * This workload's LSVID hop: its base, extensions, and verification. Young extensions are reused
-     * (issue 13) under every pooling profile but {@code thesis}, which signs one per request as the
-     * original did.
+     * This workload's LSVID hop: its base, extensions, and verification, with the memos {@code
+     * spiffeidt.memo.lsvid-*} (young extensions reused, issue 13; with them off it signs one per
+     * request as the original did).
      */
     @Bean
     @ConditionalOnMissingBean
@@ -50,14 +51,7 @@ public class LsvidAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
-            SpiffeIdtProperties properties) {
-        return new LsvidHop(
-                identity,
-                provider,
-                profile,
-                limits,
-                timeRules,
-                v1IssuerKeys,
-                properties.pooling().remembersWork());
+            Memos memos) {
+        return new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, memos);
     }
 }

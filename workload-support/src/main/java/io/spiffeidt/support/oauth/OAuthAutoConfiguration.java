@@ -1,16 +1,16 @@
 package io.spiffeidt.support.oauth;
 
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.SpiffeIdtProperties;
-import io.spiffeidt.support.TokenMemoProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.memo.MemoAutoConfiguration;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** OAuth access token verification against the issuers of {@code spiffeidt.oauth}. */
@@ -18,25 +18,24 @@ import org.springframework.context.annotation.Bean;
         after = {
             SpiffeIdtAutoConfiguration.class,
             CryptoAutoConfiguration.class,
-            OperationMetricsAutoConfiguration.class
+            OperationMetricsAutoConfiguration.class,
+            MemoAutoConfiguration.class
         })
-@EnableConfigurationProperties(TokenMemoProperties.class)
 public class OAuthAutoConfiguration {
 
     /**
      * OAuth access token verification against the configured issuers, with the memo of verified
-     * tokens of {@code spiffeidt.token-memo} (none under the {@code thesis} pooling profile: every
-     * request verifies its token as the original did).
+     * tokens {@code spiffeidt.memo.oauth-token} (with it off every request verifies its token as the
+     * original did).
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public OAuthTokenVerifier oauthTokenVerifier(
             SpiffeIdtProperties properties,
-            TokenMemoProperties memo,
+            Memos memos,
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics) {
-        boolean on = memo.enabled() && properties.pooling().remembersWork();
         return new OAuthTokenVerifier(
                 properties.oauth(),
                 timeRules,
@@ -44,7 +43,6 @@ public class OAuthAutoConfiguration {
                 metrics,
                 properties.pooling().connectTimeout(),
                 properties.pooling().responseTimeout(),
-                on ? memo.maxEntries() : 0,
-                memo.ttl());
+                memos);
     }
 }
