@@ -12,6 +12,7 @@ import io.spiffeidt.devstack.ca.DevCa;
 import io.spiffeidt.devstack.workloadapi.DevWorkloadApi;
 import io.spiffeidt.support.SpiffeIdtProperties;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.memo.MemoProperties;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -116,6 +117,9 @@ class DeploymentEnvironmentIT {
             Map.entry("SPIFFEIDT_POOLING_PROFILE", new Effect("spiffeidt.pooling.profile", c -> spiffeidt(c)
                     .pooling()
                     .profile())),
+            Map.entry(
+                    "SPIFFEIDT_MEMO_ENABLED", new Effect("spiffeidt.memo.enabled", c -> c.getBean(MemoProperties.class)
+                            .enabled())),
             Map.entry("SPIFFEIDT_OAUTH_JWKS_CACHE", new Effect("spiffeidt.oauth.jwks-cache", c -> spiffeidt(c)
                     .oauth()
                     .jwksCache())),
