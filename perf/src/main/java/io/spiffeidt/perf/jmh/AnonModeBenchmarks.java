@@ -53,7 +53,7 @@ import org.openjdk.jmh.runner.IterationType;
  *       introspection of the root is a network call and not part of it);
  *   <li>{@code verifyRepeated}: the same token received again by a verifier that remembers the
  *       tokens it verified (issue 13: what a hop pays while the hop before reuses its extension,
- *       every pooling profile but {@code thesis}): shape, key chain and equation are found; claims,
+ *       the memos on): shape, key chain and equation are found; claims,
  *       times, audience and delegation are checked;
  *   <li>{@code multiplyBase}: {@code k·B} from the precomputed table (constant time);
  *   <li>{@code multiplyPoint}: {@code k·P} for an arbitrary point (constant-time window);

@@ -79,7 +79,7 @@ import org.openjdk.jmh.runner.IterationType;
  *       call (no memo of validated chains);
  *   <li>{@code verifyRepeated}: the same token and artifacts, as text, received again by a verifier
  *       that remembers the tokens it verified (issue 13: what a hop pays while the hop before reuses
- *       its extension, every pooling profile but {@code thesis}): the parsing and the signature
+ *       its extension, the memos on): the parsing and the signature
  *       checks are found, every other check runs;
  *   <li>{@code sizes}: the token and artifacts (JSON form) sizes at {@code depth}, as the secondary
  *       results {@code tokenBytes} and {@code artifactsBytes} (bytes; the score of this method

@@ -169,7 +169,7 @@ public class LsvidBenchmarks {
             TimeRules time = TimeRules.defaults(Clock.systemUTC());
             bases = new LsvidBaseBuilder(time, jca);
             extender = new LsvidExtender(time, jca);
-            // as a hop verifies where the hop before signs an extension per request (the thesis profile)
+            // as a hop verifies where the hop before signs an extension per request (lsvid-extension off)
             verifier = new LsvidVerifier(
                     LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca),
                     Memos.only(
@@ -296,7 +296,7 @@ public class LsvidBenchmarks {
     /**
      * Strict verification at a hop: every anchored base, every layer, delegation, audience, bearer,
      * of a document whose outermost layer is new (the hop before signed it for this request), as in
-     * the original and under the {@code thesis} profile; the inner layers and bases are remembered
+     * the original and with the memo {@code lsvid-extension} off; the inner layers and bases are remembered
      * from earlier calls, as a hop remembers them between requests.
      */
     @Benchmark

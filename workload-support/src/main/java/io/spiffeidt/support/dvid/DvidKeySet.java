@@ -41,9 +41,10 @@ import java.util.function.Supplier;
  * <p>Fails closed: a key set that could not be fetched or read, or is older than its TTL and could
  * not be fetched again, serves no key ({@link ErrorCode#UPSTREAM_UNAVAILABLE}); a key that left the
  * asserting workload's set is gone here at the latest one TTL later. So nimbus' outage tolerance
- * (serving an expired set while the source is down) and refresh-ahead (a background fetch before
- * the TTL ends, whose failure would go unseen) stay off. Every JWKS is read by {@link
- * DvidKeys#parse} (its rules, the provider's keys) before nimbus holds it.
+ * (serving an expired set while the source is down) stays off; so does its refresh-ahead (a
+ * background fetch on its executor shortly before the TTL ends), which would take fetches from the
+ * rate limit an unknown {@code kid} needs, for a fetch every five minutes. Every JWKS is read by
+ * {@link DvidKeys#parse} (its rules, the provider's keys) before nimbus holds it.
  *
  * <p>Thread safety: thread safe; one fetch at a time, the others wait for its result.
  */

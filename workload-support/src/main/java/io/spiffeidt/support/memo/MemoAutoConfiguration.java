@@ -4,8 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.spiffeidt.core.memo.MemoEvents;
 import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
-import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,7 +16,12 @@ import org.springframework.context.annotation.Bean;
  * spiffeidt.memo}, and the {@link Memos} every hop and verifier makes its named memos with, counted
  * by {@link MemoMetrics}.
  */
-@AutoConfiguration(after = {SpiffeIdtAutoConfiguration.class, OperationMetricsAutoConfiguration.class})
+// by name: this package imports no other concern of workload-support (no package cycle)
+@AutoConfiguration(
+        afterName = {
+            "io.spiffeidt.support.SpiffeIdtAutoConfiguration",
+            "io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration"
+        })
 @EnableConfigurationProperties(MemoProperties.class)
 public class MemoAutoConfiguration {
 
