@@ -131,7 +131,7 @@ t=$(token_for user0004)
 call dvid balance "$t" > /dev/null || fail "dvid balance under thesis"
 grep -qi '^server-timing:.*m-tier\.target-wl\.validate_call' "$work/headers" \
   || fail "under thesis target-wl should call /dvid/validate per request (no m-tier.target-wl.validate_call in Server-Timing)"
-SPIFFEIDT_POOLING_PROFILE=pooled "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
+SPIFFEIDT_POOLING_PROFILE=pooled SPIFFEIDT_MEMO_ENABLED=true "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
   || { tail -30 "$work/up.log"; fail "docker compose up with SPIFFEIDT_POOLING_PROFILE=pooled"; }
 log "SPIFFEIDT_POOLING_PROFILE=pooled docker compose up: the workloads were recreated"
 warm_up "$(token_for user0002)"

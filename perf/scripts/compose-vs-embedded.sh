@@ -93,6 +93,8 @@ run_modes() { # STACK PROFILE
 echo "compose-vs-embedded: $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), C=$C, ${WARM}s warm-up, ${SECS}s measured"
 echo "| stack | profile | mode | req/s | p50 | p99 | non-2xx | socket errors | CPU ms / request |"
 echo "|---|---|---|---|---|---|---|---|---|"
+# the thesis reproduction remembers nothing (spiffeidt.memo.enabled=false); every other profile does
+memo_for() { [ "$1" = thesis ] && echo false || echo true; }
 for profile in "${profiles[@]}"; do
   for stack in $STACKS; do
     if [ "$stack" = embedded ]; then
@@ -104,7 +106,7 @@ for profile in "${profiles[@]}"; do
         --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
         --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
         --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
-        --spiffeidt.pooling.profile="$profile" > "$work/stack.log" 2>&1 &
+        --spiffeidt.pooling.profile="$profile" --spiffeidt.memo.enabled="$(memo_for "$profile")" > "$work/stack.log" 2>&1 &
       stack_pid=$!
       for _ in $(seq 1 180); do grep -q "devstack is up" "$work/stack.log" && break; sleep 1; done
       grep -q "devstack is up" "$work/stack.log" || { tail -20 "$work/stack.log"; exit 1; }
@@ -114,13 +116,13 @@ for profile in "${profiles[@]}"; do
     else
       cpu_containers="subject-wl asserting-wl m-tier target-wl idp postgres"
       compose_up=1
-      SPIFFEIDT_POOLING_PROFILE=$profile "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
+      SPIFFEIDT_POOLING_PROFILE=$profile SPIFFEIDT_MEMO_ENABLED=$(memo_for "$profile") "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
         || { tail -20 "$work/up.log"; exit 1; }
       sub_url=http://127.0.0.1:8080 idp_url=http://127.0.0.1:9000
       run_modes compose "$profile"
       # idle: every workload's CPU with Prometheus every 5 s, then every 100 ms
       for cfg in prometheus.yml prometheus-thesis.yml; do
-        SPIFFEIDT_POOLING_PROFILE=$profile SPIFFEIDT_PROMETHEUS_CONFIG=$cfg "${compose[@]}" up -d --wait prometheus > /dev/null 2>&1
+        SPIFFEIDT_POOLING_PROFILE=$profile SPIFFEIDT_MEMO_ENABLED=$(memo_for "$profile") SPIFFEIDT_PROMETHEUS_CONFIG=$cfg "${compose[@]}" up -d --wait prometheus > /dev/null 2>&1
         sleep 10
         cpu_containers="subject-wl asserting-wl m-tier target-wl"; a=$(cpu_ms)
         cpu_containers="prometheus"; pa=$(cpu_ms)

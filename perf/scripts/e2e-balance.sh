@@ -51,6 +51,8 @@ PY
 }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| profile | mode | curl p50 (ms) | curl p90 (ms) | back-to-back p50 (ms) | back-to-back p90 (ms) | 5 ms apart p50 (ms) |\n|---|---|---|---|---|---|---|\n'
+# the thesis reproduction remembers nothing (spiffeidt.memo.enabled=false); every other profile does
+memo_for() { [ "$1" = thesis ] && echo false || echo true; }
 for profile in "${profiles[@]}"; do
   sub=$(free_port); idp=$(free_port); log=$(mktemp)
   start=$(date +%s%N)
@@ -59,7 +61,7 @@ for profile in "${profiles[@]}"; do
     --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
     --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
     --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
-    --spiffeidt.pooling.profile="$profile" --logging.level.root=WARN > "$log" 2>&1 &
+    --spiffeidt.pooling.profile="$profile" --spiffeidt.memo.enabled="$(memo_for "$profile")" --logging.level.root=WARN > "$log" 2>&1 &
   pid=$!
   for _ in $(seq 180); do grep -q "SPIFFE-IdT devstack is up" "$log" && break; sleep 0.5; done
   grep -q "SPIFFE-IdT devstack is up" "$log" || { echo "stack did not start, see $log"; kill $pid; exit 1; }
@@ -84,7 +86,7 @@ PY
     times=$(for _ in $(seq "$N"); do curl -sf -o /dev/null -w '%{time_total}\n' -X POST -H "Authorization: Bearer $token" "$url"; done)
     b2b=$(kept 0)
     paused=$(kept 0.005)
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$profile" "$mode" "$(pct 50 <<<"$times")" "$(pct 90 <<<"$times")" \
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$profile (memo $(memo_for "$profile"))" "$mode" "$(pct 50 <<<"$times")" "$(pct 90 <<<"$times")" \
       "$(pct 50 <<<"$b2b")" "$(pct 90 <<<"$b2b")" "$(pct 50 <<<"$paused")"
   done
   rss=$(awk '/VmRSS/ {print int($2/1024)}' /proc/$pid/status)

@@ -16,7 +16,6 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,23 +46,6 @@ class SettingsTableTests {
             "io.spiffeidt.targetwl.", "target-wl",
             "io.spiffeidt.idp.", "idp",
             "io.spiffeidt.devstack.", "devstack");
-
-    /**
-     * Settings records the memo work of issue 27 replaces by {@code spiffeidt.memo.*}; until it lands
-     * the table shows the new keys (see {@link #MEMO_ROWS}), not these.
-     */
-    private static final Set<String> REPLACED =
-            Set.of("io.spiffeidt.support.ProofMemoProperties", "io.spiffeidt.support.TokenMemoProperties");
-
-    /** The rows of the one memo settings tree, shown while no metadata describes it. */
-    private static final List<String> MEMO_ROWS = List.of(
-            "| `spiffeidt.memo.enabled` | `Boolean` | `true` | every workload | false: no memo remembers"
-                    + " anything, every request does all its work (with the `thesis` pooling profile, how the"
-                    + " thesis is reproduced) |",
-            "| `spiffeidt.memo.<name>.enabled` / `.size` / `.max-chars` / `.ttl` | `Boolean` / `Integer` /"
-                    + " `Integer` / `Duration` | per memo | every workload | one named memo: on or off, its"
-                    + " bound in entries and in characters, and its time to live where its expiry rule is a"
-                    + " TTL |");
 
     private record Key(
             String name, String type, String defaultValue, String module, String sourceType, String description) {}
@@ -144,20 +126,13 @@ class SettingsTableTests {
 
     /** The markdown table, one row per key, sorted by name. */
     static String table(List<Key> keys) {
-        boolean memoDescribed = keys.stream().anyMatch(k -> k.name().startsWith("spiffeidt.memo."));
         List<String> rows = new ArrayList<>();
         for (Key key : keys) {
-            if (REPLACED.contains(key.sourceType())) {
-                continue;
-            }
             rows.add("| `" + displayName(key) + "` | `" + displayType(key.type()) + "` | "
                     + (key.defaultValue() == null
                             ? "–"
                             : "`" + key.defaultValue().replace("\"", "") + "`")
                     + " | " + workloads(key.module()) + " | " + prose(key.description()) + " |");
-        }
-        if (!memoDescribed) {
-            rows.addAll(MEMO_ROWS);
         }
         rows.sort(null);
         return "\n| Key | Type | Default | Read by | Description |\n|---|---|---|---|---|\n" + String.join("\n", rows)

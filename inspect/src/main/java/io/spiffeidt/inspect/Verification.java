@@ -25,6 +25,7 @@ import io.spiffeidt.core.lsvid.LsvidSettings;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.core.zkp.RsaSignatureProof;
 import io.spiffeidt.core.zkp.ZkProofCodec;
@@ -167,7 +168,7 @@ final class Verification {
         SpiffeId verifier = pinned(o.verifier(), outerAud, "verifier", "--verifier", report);
         IdModeArtifacts artifacts = IdModeArtifacts.parse(artifactsText, Limits.defaults());
         IdModeSettings settings = new IdModeSettings(asserting, bundles, o.profile(), Limits.defaults(), time);
-        IdModeVerifier verifier0 = new IdModeVerifier(settings, PROVIDER, 0);
+        IdModeVerifier verifier0 = new IdModeVerifier(settings, PROVIDER, Memos.none());
         if (o.presenter() == null) {
             report.notes.add("no --presenter: the mTLS presenter binding was not checked");
             return verifier0
@@ -240,7 +241,7 @@ final class Verification {
         Presenter peer = Presenter.of(presenterCertificate(o.presenter()));
         report.verification.put("presenter", peer.id().toString());
         report.verification.put("delegationRule", rule.name().toLowerCase(Locale.ROOT));
-        LsvidVerification verified = new LsvidVerifier(settings, 0).verify(doc.text(), verifier, peer, rule);
+        LsvidVerification verified = new LsvidVerifier(settings, Memos.none()).verify(doc.text(), verifier, peer, rule);
         if (verified.delegation() == null) {
             report.verification.put("verifiedLayers", layers(verified.layers()));
             return null;

@@ -11,6 +11,10 @@ import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.anonmode.AnonModeAutoConfiguration;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.CallerAuthorization;
@@ -197,52 +201,114 @@ class SpiffeIdtAutoConfigurationTests {
     }
 
     @Test
-    void verifiedProofsWhenThesisProfileOrDisabledThenEmptyElseBounded() {
+    void verifiedProofsWhenMemosOffOrProofMemoOffThenEmptyElseRemembers() {
+        runner.withPropertyValues("spiffeidt.memo.enabled=false")
+                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
+                                .remembers())
+                        .isFalse());
+        runner.withPropertyValues("spiffeidt.memo.oauth-proof.enabled=false")
+                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
+                                .remembers())
+                        .isFalse());
         runner.withPropertyValues("spiffeidt.pooling.profile=thesis")
                 .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
-                                .capacity())
-                        .isZero());
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.proof-memo.enabled=false")
-                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
-                                .capacity())
-                        .isZero());
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.proof-memo.max-entries=123")
-                .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
-                                .capacity())
-                        .isEqualTo(123));
+                                .remembers())
+                        .as("the pooling profile says nothing about memos")
+                        .isTrue());
     }
 
     @Test
-    void hopsWhenThesisProfileThenSignEveryExtensionElseReuseYoungOnes() {
-        runner.withPropertyValues("spiffeidt.pooling.profile=thesis").run(context -> {
+    void memosWhenConfiguredThenEachNameHasItsSettingsAndDefaults() {
+        runner.withPropertyValues(
+                        "spiffeidt.memo.oauth-proof.size=123",
+                        "spiffeidt.memo.lsvid-chain.ttl=30s",
+                        "spiffeidt.memo.idmode-token.max-chars=99")
+                .run(context -> {
+                    Memos memos = context.getBean(Memos.class);
+                    assertThat(memos.settings("oauth-proof"))
+                            .isEqualTo(
+                                    new MemoSettings(true, 123, MemoSettings.DEFAULT_MAX_CHARS, Duration.ofMinutes(5)));
+                    assertThat(memos.settings("lsvid-chain").ttl()).isEqualTo(Duration.ofSeconds(30));
+                    assertThat(memos.settings("idmode-token").maxChars()).isEqualTo(99);
+                    assertThat(memos.settings("oauth-token"))
+                            .isEqualTo(new MemoSettings(
+                                    true, 4096, MemoSettings.DEFAULT_MAX_CHARS, Duration.ofMinutes(1)));
+                    assertThat(memos.settings("anonmode-extension").size()).isEqualTo(256);
+                    assertThat(memos.settings("subject-session")).isEqualTo(MemoSettings.DEFAULTS);
+                });
+        runner.withPropertyValues("spiffeidt.memo.enabled=false", "spiffeidt.memo.oauth-proof.enabled=true")
+                .run(context -> assertThat(context.getBean(Memos.class).settings("oauth-proof"))
+                        .isEqualTo(MemoSettings.OFF));
+        runner.withPropertyValues("spiffeidt.memo.lsvid-base.size=-1")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void memoMetricWhenMemosUsedThenCountedByNameAndResultWithASizeGauge() {
+        runner.run(context -> {
+            io.micrometer.core.instrument.MeterRegistry registry =
+                    context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+            Memo<String, String> memo = context.getBean(Memos.class).memo("lsvid-chain", Expiry.ttl());
+            memo.put("k", "v");
+            memo.get("k");
+            memo.get("other");
+
+            assertThat(registry.get("spiffeidt.memo")
+                            .tags("name", "lsvid-chain", "result", "hit")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+            assertThat(registry.get("spiffeidt.memo")
+                            .tags("name", "lsvid-chain", "result", "miss")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+            assertThat(registry.get("spiffeidt.memo.size")
+                            .tags("name", "lsvid-chain")
+                            .gauge()
+                            .value())
+                    .isEqualTo(1.0);
+        });
+    }
+
+    @Test
+    void hopsWhenMemosOffThenSignEveryExtensionElseReuseYoungOnes() {
+        runner.withPropertyValues("spiffeidt.memo.enabled=false").run(context -> {
             assertThat(context.getBean(LsvidHop.class).reusesExtensions()).isFalse();
             assertThat(context.getBean(IdModeHop.class).reusesExtensions()).isFalse();
             assertThat(context.getBean(AnonModeHop.class).reusesExtensions()).isFalse();
+            assertThat(context.getBean(DvidHop.class).verifiesLocally()).isFalse();
+            assertThat(context.getBean(DvidHop.class).introspectsInOneCall()).isFalse();
         });
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled").run(context -> {
-            assertThat(context.getBean(LsvidHop.class).reusesExtensions()).isTrue();
-            assertThat(context.getBean(IdModeHop.class).reusesExtensions()).isTrue();
-            assertThat(context.getBean(AnonModeHop.class).reusesExtensions()).isTrue();
-        });
+        runner.withPropertyValues("spiffeidt.pooling.profile=thesis", "spiffeidt.memo.lsvid-extension.enabled=false")
+                .run(context -> {
+                    assertThat(context.getBean(LsvidHop.class).reusesExtensions())
+                            .isFalse();
+                    assertThat(context.getBean(IdModeHop.class).reusesExtensions())
+                            .isTrue();
+                    assertThat(context.getBean(AnonModeHop.class).reusesExtensions())
+                            .isTrue();
+                    assertThat(context.getBean(DvidHop.class).verifiesLocally()).isTrue();
+                    assertThat(context.getBean(DvidHop.class).introspectsInOneCall())
+                            .isTrue();
+                });
     }
 
     @Test
-    void oauthTokenVerifierWhenThesisProfileOrDisabledThenRemembersNothingElseRemembers() {
-        runner.withPropertyValues("spiffeidt.pooling.profile=thesis").run(context -> assertThat(
+    void oauthTokenVerifierWhenMemosOffOrDisabledOrKeysNotCachedThenRemembersNothingElseRemembers() {
+        runner.withPropertyValues("spiffeidt.memo.enabled=false").run(context -> assertThat(
                         context.getBean(OAuthTokenVerifier.class).remembersTokens())
                 .isFalse());
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.token-memo.enabled=false")
-                .run(context -> assertThat(
-                                context.getBean(OAuthTokenVerifier.class).remembersTokens())
-                        .isFalse());
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled", "spiffeidt.oauth.jwks-cache=none")
-                .run(context -> assertThat(
-                                context.getBean(OAuthTokenVerifier.class).remembersTokens())
-                        .isFalse());
-        runner.withPropertyValues("spiffeidt.pooling.profile=pooled").run(context -> assertThat(
+        runner.withPropertyValues("spiffeidt.memo.oauth-token.enabled=false").run(context -> assertThat(
                         context.getBean(OAuthTokenVerifier.class).remembersTokens())
-                .isTrue());
-        runner.withPropertyValues("spiffeidt.token-memo.max-entries=-1")
+                .isFalse());
+        runner.withPropertyValues("spiffeidt.oauth.jwks-cache=none").run(context -> assertThat(
+                        context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                .isFalse());
+        runner.run(
+                context -> assertThat(context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                        .isTrue());
+        runner.withPropertyValues("spiffeidt.memo.oauth-token.size=-1")
                 .run(context -> assertThat(context).hasFailed());
     }
 

@@ -12,7 +12,10 @@ import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Claims;
 import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.TextMemo;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,46 +55,45 @@ import java.util.Optional;
  * leaks its {@code s}) are rejected under both profiles.
  *
  * <p>Thread safety: safe for concurrent use; the only mutable state is the bounded memo of chained
- * tokens (see {@link #AnonModeVerifier(AnonModeSettings, int)}).
+ * tokens (see {@link #AnonModeVerifier(AnonModeSettings, Memos)}).
  */
 public final class AnonModeVerifier {
 
-    /** How many verified tokens a verifier that remembers them keeps by default. */
-    public static final int DEFAULT_TOKEN_CACHE_SIZE = 1024;
+    /** The memo of tokens whose steps 1 to 3 passed (see {@link #AnonModeVerifier(AnonModeSettings, Memos)}). */
+    public static final String TOKEN_MEMO = "anonmode-token";
 
     private final AnonModeSettings settings;
-    private final TextMemo<Chained> chainedTokens;
+    private final Memo<String, Chained> chainedTokens;
 
     /** A token whose steps 1 to 3 passed: its layers' claims and their recomputed keys. */
     private record Chained(List<Map<String, Object>> claims, String[] keys) {}
 
     /**
-     * A verifier that verifies every token in full.
+     * A verifier with its memo at its {@linkplain MemoSettings#DEFAULTS defaults}.
      *
      * @param settings the subject workload, profile, limits and time rules
      */
     public AnonModeVerifier(AnonModeSettings settings) {
-        this(settings, 0);
+        this(settings, Memos.defaults(settings.timeRules().clock()));
     }
 
     /**
-     * A verifier that remembers up to {@code tokenCacheSize} tokens whose shape, key chain and
-     * equation (steps 1 to 3) passed.
+     * A verifier that remembers, in the memo {@value #TOKEN_MEMO} of {@code memos}
+     * (docs/design.md "Memos"), the tokens whose shape, key chain and equation (steps 1 to 3) passed.
      *
      * <p>Where the hop before reuses its extension (issue 13), the same token arrives again and
      * again. Steps 1 to 3 are a function of the token text, the limits and the profile alone (the
-     * keys come from the text), so a token that verified is remembered by its exact text; received
-     * again, its decoded claims and recomputed keys are taken from the memo. The claims, times,
-     * audience and delegation (step 4) are checked on every call. Only successes are remembered;
-     * bounded in entries and characters ({@link TextMemo#DEFAULT_MAX_CHARS}), cleared when full.
-     * {@code tokenCacheSize} 0 remembers none.
+     * keys come from the text), so a token that verified is remembered by its exact text (weighing
+     * its length); received again, its decoded claims and recomputed keys are taken from the memo.
+     * The claims, times, audience and delegation (step 4) are checked on every call. Only successes
+     * are remembered. {@link Memos#none()} verifies every token in full.
      *
      * @param settings the subject workload, profile, limits and time rules
-     * @param tokenCacheSize how many verified tokens to remember (0 = none)
+     * @param memos makes the memo {@value #TOKEN_MEMO}
      */
-    public AnonModeVerifier(AnonModeSettings settings, int tokenCacheSize) {
+    public AnonModeVerifier(AnonModeSettings settings, Memos memos) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.chainedTokens = new TextMemo<>(tokenCacheSize, TextMemo.DEFAULT_MAX_CHARS);
+        this.chainedTokens = memos.memo(TOKEN_MEMO, Expiry.ttl());
     }
 
     /** How many times a token was found verified before, so that steps 1 to 3 were skipped. */
@@ -135,10 +137,9 @@ public final class AnonModeVerifier {
         Objects.requireNonNull(verifier, "verifier");
         Limits limits = settings.limits();
         boolean strict = settings.profile() == VerificationProfile.STRICT;
-        Chained known = token == null ? null : chainedTokens.get(token);
+        Chained known = chainedTokens.get(token);
         Chained chained;
         if (known != null) {
-            chainedTokens.hit();
             chained = known;
         } else {
             chained = chain(token, limits, strict);

@@ -11,8 +11,11 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Es256;
-import io.spiffeidt.core.internal.TextMemo;
 import io.spiffeidt.core.internal.ValidatedChains;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -60,21 +63,20 @@ import java.util.Optional;
  * slices of the received bytes.
  *
  * <p>Thread safety: safe for concurrent use; the only mutable state is the bounded memos of
- * validated chains and of signed tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, int,
- * int)}).
+ * validated chains and of signed tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, Memos)}).
  */
 public final class IdModeVerifier {
 
-    /** How many validated certificate chains a verifier remembers by default. */
-    public static final int DEFAULT_CHAIN_CACHE_SIZE = 1024;
+    /** The memo of validated certificate chains (see {@link #IdModeVerifier(IdModeSettings, Provider, Memos)}). */
+    public static final String CHAIN_MEMO = "idmode-chain";
 
-    /** How many verified tokens a verifier that remembers them keeps by default. */
-    public static final int DEFAULT_TOKEN_CACHE_SIZE = 1024;
+    /** The memo of tokens whose signatures verified. */
+    public static final String TOKEN_MEMO = "idmode-token";
 
     private final IdModeSettings settings;
     private final Provider provider;
     private final ValidatedChains chains;
-    private final TextMemo<Signed> signedTokens;
+    private final Memo<String, Signed> signedTokens;
 
     /**
      * A token received as text whose every layer's signature verified with the leaf keys of exactly
@@ -83,58 +85,45 @@ public final class IdModeVerifier {
     private record Signed(IdModeToken token, String artifacts, IdModeArtifacts parsed) {}
 
     /**
-     * A verifier that remembers up to {@link #DEFAULT_CHAIN_CACHE_SIZE} validated chains.
+     * A verifier with every memo at its {@linkplain MemoSettings#DEFAULTS defaults}.
      *
      * @param settings pinned asserting workload, bundles, profile, limits, time rules
      * @param provider the JCA provider for ECDSA signature verification
      */
     public IdModeVerifier(IdModeSettings settings, Provider provider) {
-        this(settings, provider, DEFAULT_CHAIN_CACHE_SIZE);
+        this(settings, provider, Memos.defaults(settings.timeRules().clock()));
     }
 
     /**
-     * A verifier.
+     * A verifier remembering work in the memos {@code memos} makes (docs/design.md "Memos").
      *
-     * <p>Certificate chain validation (PKIX to the bundle, SPIFFE leaf rules) costs far more than
-     * the layer's ECDSA check, and a deployment has few SVIDs. A chain that validated is
-     * therefore remembered by its exact DER bytes, together with the bundle it validated against
-     * and the window in which all its certificates are valid; a later request with the same chain,
-     * an equal bundle and a time inside that window skips the PKIX work. Every other check,
-     * signatures included, runs on every request. {@code chainCacheSize} 0 validates every chain
-     * every time.
+     * <p>{@value #CHAIN_MEMO}: certificate chain validation (PKIX to the bundle, SPIFFE leaf rules)
+     * costs far more than the layer's ECDSA check, and a deployment has few SVIDs. A chain that
+     * validated is therefore remembered by its exact DER bytes, together with the bundle it validated
+     * against and the window in which all its certificates are valid; a later request with the same
+     * chain, an equal bundle and a time inside that window skips the PKIX work. Every other check,
+     * signatures included, runs on every request.
      *
-     * @param settings pinned asserting workload, bundles, profile, limits, time rules
-     * @param provider the JCA provider for ECDSA signature verification
-     * @param chainCacheSize how many validated chains to remember (0 = none)
-     */
-    public IdModeVerifier(IdModeSettings settings, Provider provider, int chainCacheSize) {
-        this(settings, provider, chainCacheSize, 0);
-    }
-
-    /**
-     * A verifier that also remembers up to {@code tokenCacheSize} tokens it verified from text
-     * ({@link #verifyEncoded}).
+     * <p>{@value #TOKEN_MEMO}: where the hop before reuses its extension (issue 13), the same token
+     * and artifacts arrive again and again. Decoding them and checking each layer's signature is a
+     * function of the token text, the artifacts text and the limits alone, so a token that verified
+     * from text ({@link #verifyEncoded}) is remembered by its exact text with the exact artifacts
+     * text (weighing both lengths): when both are received again, the parsed token and artifacts are
+     * taken from the memo and the signature checks (step 3b) skipped. Every other step runs on every
+     * call: the chains against the current bundles and time (3a, with the chain memo), links, times,
+     * delegation, audience and presenter. Only successes are remembered.
      *
-     * <p>Where the hop before reuses its extension (issue 13), the same token and artifacts arrive
-     * again and again. Decoding them and checking each layer's signature is a function of the token
-     * text, the artifacts text and the limits alone, so a token that verified is remembered by its
-     * exact text with the exact artifacts text: when both are received again, the parsed token and
-     * artifacts are taken from the memo and the signature checks (step 3b) skipped. Every other step
-     * runs on every call: the chains against the current bundles and time (3a, with the chain
-     * memo), links, times, delegation, audience and presenter. Only successes are remembered;
-     * bounded in entries and characters ({@link TextMemo#DEFAULT_MAX_CHARS}), cleared when full.
-     * {@code tokenCacheSize} 0 remembers none.
+     * <p>{@link Memos#none()} validates every chain and verifies every token in full.
      *
      * @param settings pinned asserting workload, bundles, profile, limits, time rules
      * @param provider the JCA provider for ECDSA signature verification
-     * @param chainCacheSize how many validated chains to remember (0 = none)
-     * @param tokenCacheSize how many verified tokens to remember (0 = none)
+     * @param memos makes the memos {@value #CHAIN_MEMO} and {@value #TOKEN_MEMO}
      */
-    public IdModeVerifier(IdModeSettings settings, Provider provider, int chainCacheSize, int tokenCacheSize) {
+    public IdModeVerifier(IdModeSettings settings, Provider provider, Memos memos) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.provider = Objects.requireNonNull(provider, "provider");
-        this.chains = new ValidatedChains(chainCacheSize);
-        this.signedTokens = new TextMemo<>(tokenCacheSize, TextMemo.DEFAULT_MAX_CHARS);
+        this.chains = new ValidatedChains(memos, CHAIN_MEMO);
+        this.signedTokens = memos.memo(TOKEN_MEMO, Expiry.ttl());
     }
 
     /** The settings this verifier checks against. */
@@ -172,7 +161,7 @@ public final class IdModeVerifier {
     /**
      * {@link #verify(String, IdModeArtifacts, SpiffeId, Presenter)} of a token and its artifacts as
      * received (either accepted artifacts form), parsed here or found in the memo of verified
-     * tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, int, int)}).
+     * tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, Memos)}).
      *
      * @throws AssertionException with the code of the first failed check ({@link
      *     ErrorCode#MALFORMED} when the artifacts are missing)
@@ -202,9 +191,8 @@ public final class IdModeVerifier {
         if (artifacts == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "missing artifacts");
         }
-        Signed known = text == null ? null : signedTokens.get(text);
-        if (known != null && known.artifacts().equals(artifacts)) {
-            signedTokens.hit();
+        Signed known = signedTokens.get(text, signed -> signed.artifacts().equals(artifacts));
+        if (known != null) {
             return check(text, known.token(), known.parsed(), verifier, peer, true);
         }
         IdModeArtifacts parsed = IdModeArtifacts.parse(artifacts, settings.limits());

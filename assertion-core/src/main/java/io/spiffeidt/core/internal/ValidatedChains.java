@@ -2,20 +2,23 @@ package io.spiffeidt.core.internal;
 
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.Memos;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A bounded memo of certificate chains that passed {@link X509Svids#validate} (ID-Mode artifacts,
+ * The memo of certificate chains that passed {@link X509Svids#validate} (ID-Mode artifacts,
  * LSVID {@code x5c}), so that the few SVIDs of a deployment are PKIX-validated once per bundle
- * instead of once per request. Not API.
+ * instead of once per request: a named {@link Memo} ({@code lsvid-chain}, {@code idmode-chain})
+ * with its key rule. Not API.
  *
  * <p>Sound because the outcome of that validation depends only on the chain bytes (the key), the
  * bundle's roots (checked for equality on every hit) and the time, which is re-checked on every
  * hit against the window in which every certificate of the chain is valid. Only successes are
- * kept; a full memo is cleared.
+ * kept.
  *
  * <p>Thread safety: safe for concurrent use.
  */
@@ -23,16 +26,12 @@ public final class ValidatedChains {
 
     private record Entry(TrustBundle bundle, SpiffeId id, Instant notBefore, Instant notAfter) {}
 
-    private final int capacity;
-    private final ConcurrentHashMap<Object, Entry> entries;
+    private final Memo<Object, Entry> memo;
 
-    /** A memo of at most {@code capacity} chains (0 = validate every time). */
-    public ValidatedChains(int capacity) {
-        if (capacity < 0) {
-            throw new IllegalArgumentException("capacity must not be negative");
-        }
-        this.capacity = capacity;
-        this.entries = new ConcurrentHashMap<>();
+    /** The memo named {@code name} of {@code memos}. */
+    public ValidatedChains(Memos memos, String name) {
+        // the validity window is checked against the verifier's time on every hit
+        this.memo = memos.memo(name, Expiry.ttl());
     }
 
     /**
@@ -43,14 +42,15 @@ public final class ValidatedChains {
      * @throws io.spiffeidt.core.AssertionException as {@link X509Svids#validate}
      */
     public SpiffeId validate(List<X509Certificate> chain, Object der, TrustBundle bundle, Instant at, int layer) {
-        if (capacity == 0) {
+        if (!memo.remembers()) {
             return X509Svids.validate(chain, bundle, at, layer);
         }
-        Entry e = entries.get(der);
-        if (e != null
-                && !at.isBefore(e.notBefore())
-                && !at.isAfter(e.notAfter())
-                && e.bundle().equals(bundle)) {
+        Entry e = memo.get(
+                der,
+                known -> !at.isBefore(known.notBefore())
+                        && !at.isAfter(known.notAfter())
+                        && known.bundle().equals(bundle));
+        if (e != null) {
             return e.id();
         }
         SpiffeId id = X509Svids.validate(chain, bundle, at, layer);
@@ -62,15 +62,12 @@ public final class ValidatedChains {
             notBefore = nb.isAfter(notBefore) ? nb : notBefore;
             notAfter = na.isBefore(notAfter) ? na : notAfter;
         }
-        if (entries.size() >= capacity) {
-            entries.clear();
-        }
-        entries.put(der, new Entry(bundle, id, notBefore, notAfter));
+        memo.put(der, new Entry(bundle, id, notBefore, notAfter));
         return id;
     }
 
     /** How many chains are remembered. */
     public int size() {
-        return entries.size();
+        return memo.size();
     }
 }

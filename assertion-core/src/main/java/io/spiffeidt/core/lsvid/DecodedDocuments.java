@@ -1,10 +1,12 @@
 package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.internal.TextMemo;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.Memos;
 
 /**
- * A bounded memo of the decoded form of encoded LSVID documents that verified, so that a document
+ * The memo of the decoded form of encoded LSVID documents that verified, so that a document
  * presented again (a workload that reuses its extension while it is fresh sends the same bytes on
  * every request) is not decoded, parsed and checked for canonical form again. Package-private.
  *
@@ -14,8 +16,8 @@ import io.spiffeidt.core.internal.TextMemo;
  * (the signatures through the memos of bases and layers, with their own conditions). Only documents
  * that verified are kept, so input that fails cannot fill the memo.
  *
- * <p>Bounded in entries and in characters ({@link VerifiedLayers#DEFAULT_MAX_CHARS}); a full memo is
- * cleared, and a document longer than the whole budget is not remembered.
+ * <p>The {@link Memo} {@code lsvid-document}; each entry weighs its encoded text's length against
+ * the memo's character budget.
  *
  * <p>Thread safety: safe for concurrent use; the remembered {@link LsvidCodec.Decoded} values are
  * never modified after decoding.
@@ -24,14 +26,17 @@ final class DecodedDocuments {
 
     private record Entry(LsvidCodec.Decoded decoded, Limits limits) {}
 
-    private final TextMemo<Entry> memo;
+    /** The name of this memo in settings and metrics. */
+    static final String NAME = "lsvid-document";
 
-    /** A memo of at most {@code capacity} documents (0 = remember nothing) and {@code maxChars} characters. */
-    DecodedDocuments(int capacity, long maxChars) {
-        this.memo = new TextMemo<>(capacity, maxChars);
+    private final Memo<String, Entry> memo;
+
+    /** The memo {@link #NAME} of {@code memos}. */
+    DecodedDocuments(Memos memos) {
+        this.memo = memos.memo(NAME, Expiry.ttl());
     }
 
-    /** Whether this memo remembers anything (capacity above 0). */
+    /** Whether this memo remembers anything. */
     boolean remembers() {
         return memo.remembers();
     }
@@ -41,12 +46,8 @@ final class DecodedDocuments {
         if (encoded == null) {
             return null;
         }
-        Entry known = memo.get(encoded);
-        if (known == null || !known.limits().equals(limits)) {
-            return null;
-        }
-        memo.hit();
-        return known.decoded();
+        Entry known = memo.get(encoded, e -> e.limits().equals(limits));
+        return known == null ? null : known.decoded();
     }
 
     /** Remembers the decoding of {@code encoded} under {@code limits}, a document that verified. */

@@ -12,6 +12,8 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.ValidatedChains;
 import io.spiffeidt.core.internal.X509Svids;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -46,7 +48,7 @@ import org.bouncycastle.asn1.x509.Certificate;
  *       sub.pk} verifies the layer's signature over {@code {"nested":…,"payload":…,
  *       "signature":null}}. Each distinct base token is verified once per call (memoized by its
  *       canonical text), however many layers embed it; bases and layers verified and documents
- *       decoded by earlier calls are remembered (see {@link #LsvidVerifier(LsvidSettings, int)}).
+ *       decoded by earlier calls are remembered (see {@link #LsvidVerifier(LsvidSettings, Memos)}).
  *   <li>Delegation: with {@link DelegationRule#REQUIRED} exactly one layer carries {@code dpa}/
  *       {@code dpr}, its {@code iss.cn} is the pinned asserting workload and its {@code aud.cn}
  *       is the {@code iss.cn} of the extension layer it wraps; base tokens never carry them. With
@@ -91,8 +93,17 @@ public final class LsvidVerifier {
         ABSENT
     }
 
-    /** How many validated {@code x5c} chains a verifier remembers by default. */
-    public static final int DEFAULT_CHAIN_CACHE_SIZE = 1024;
+    /** The memo of validated {@code x5c} chains (see {@link #LsvidVerifier(LsvidSettings, Memos)}). */
+    public static final String CHAIN_MEMO = "lsvid-chain";
+
+    /** The memo of verified base documents. */
+    public static final String BASE_MEMO = VerifiedBases.NAME;
+
+    /** The memo of layers whose signature verified. */
+    public static final String LAYER_MEMO = VerifiedLayers.NAME;
+
+    /** The memo of decoded documents. */
+    public static final String DOCUMENT_MEMO = DecodedDocuments.NAME;
 
     private final LsvidSettings settings;
     private final ValidatedChains chains;
@@ -100,57 +111,49 @@ public final class LsvidVerifier {
     private final VerifiedLayers layers;
     private final DecodedDocuments documents;
 
-    /** A verifier for the given settings, remembering validated base chains (see below). */
+    /**
+     * A verifier for the given settings with every memo at its {@linkplain MemoSettings#DEFAULTS
+     * defaults} (see {@link #LsvidVerifier(LsvidSettings, Memos)}).
+     */
     public LsvidVerifier(LsvidSettings settings) {
-        this(settings, DEFAULT_CHAIN_CACHE_SIZE);
+        this(settings, Memos.defaults(settings.timeRules().clock()));
     }
 
     /**
-     * A verifier for the given settings. PKIX validation of a base's {@code x5c} chain costs far more
-     * than the signature checks, and a deployment has few SVIDs, so up to {@code chainCacheSize}
-     * validated chains are remembered by their exact bytes; a hit still requires an equal bundle and
-     * the time inside every certificate's validity, and every other check (key binding, signatures,
-     * expiry) runs on every call. 0 validates every chain.
+     * A verifier for the given settings, remembering work in the memos {@code memos} makes
+     * (docs/design.md "Memos"):
      *
-     * <p>The same number of verified base documents is remembered by their exact canonical text
-     * (issue 13: a base rides in every request of its workload): a hit requires an equal bundle,
-     * the same version, the time inside its certificates' validity, and passes the base's time
-     * checks again; anything else verifies the base in full. As many layers whose signature
-     * verified are remembered too (the layers a document keeps, such as the asserting workload's
-     * delegation, ride unchanged in every request made with it, and so does the outermost one while
-     * the hop reuses its extension): a hit requires the layer's exact text and the key this call
-     * established from its {@code iss.id}. And as many documents that verified are remembered
-     * decoded, by their exact encoded text and the limits: a hit skips the decoding (step 1) only.
+     * <ul>
+     *   <li>{@value #CHAIN_MEMO}: PKIX validation of a base's {@code x5c} chain costs far more than
+     *       the signature checks, and a deployment has few SVIDs, so validated chains are remembered
+     *       by their exact bytes; a hit still requires an equal bundle and the time inside every
+     *       certificate's validity, and every other check (key binding, signatures, expiry) runs on
+     *       every call.
+     *   <li>{@value #BASE_MEMO}: verified base documents by their exact canonical text (issue 13: a
+     *       base rides in every request of its workload): a hit requires an equal bundle, the same
+     *       version, the time inside its certificates' validity, and passes the base's time checks
+     *       again; anything else verifies the base in full.
+     *   <li>{@value #LAYER_MEMO}: layers whose signature verified (the layers a document keeps, such
+     *       as the asserting workload's delegation, ride unchanged in every request made with it, and
+     *       so does the outermost one while the hop reuses its extension): a hit requires the layer's
+     *       exact text and the key this call established from its {@code iss.id}.
+     *   <li>{@value #DOCUMENT_MEMO}: documents that verified, decoded, by their exact encoded text
+     *       and the limits: a hit skips the decoding (step 1) only. Documents and outermost layers
+     *       come back only when the hop before reuses its extension; with this memo off neither is
+     *       remembered, and every outermost layer is verified.
+     * </ul>
+     *
      * Every layer's links and times, the delegation and the presenter are checked on every call.
-     * 0 verifies every base and every layer in full and decodes every document.
+     * {@link Memos#none()} verifies every chain, base and layer in full and decodes every document
+     * (the original's per-request behaviour).
      */
-    public LsvidVerifier(LsvidSettings settings, int chainCacheSize) {
-        this(settings, chainCacheSize, chainCacheSize);
-    }
-
-    /**
-     * A verifier remembering up to {@code chainCacheSize} validated chains and {@code baseCacheSize}
-     * verified base documents and as many layers and decoded documents (see {@link #LsvidVerifier(LsvidSettings,
-     * int)}); 0 turns either off.
-     */
-    public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize) {
-        this(settings, chainCacheSize, baseCacheSize, baseCacheSize);
-    }
-
-    /**
-     * A verifier remembering up to {@code chainCacheSize} validated chains, {@code baseCacheSize}
-     * verified base documents and as many inner layers, and {@code documentCacheSize} decoded
-     * documents. Documents and outermost layers come back only when the hop before reuses its
-     * extension; with {@code documentCacheSize} 0 neither is remembered, and every outermost layer
-     * is verified (the original's per-request behaviour, kept under the {@code thesis} profile).
-     */
-    public LsvidVerifier(LsvidSettings settings, int chainCacheSize, int baseCacheSize, int documentCacheSize) {
+    public LsvidVerifier(LsvidSettings settings, Memos memos) {
         this(
                 settings,
-                new ValidatedChains(chainCacheSize),
-                new VerifiedBases(baseCacheSize),
-                new VerifiedLayers(baseCacheSize),
-                new DecodedDocuments(documentCacheSize, VerifiedLayers.DEFAULT_MAX_CHARS));
+                new ValidatedChains(memos, CHAIN_MEMO),
+                new VerifiedBases(memos),
+                new VerifiedLayers(memos),
+                new DecodedDocuments(memos));
     }
 
     /** A verifier sharing its memos (tests, and verifiers rebuilt for new settings). */

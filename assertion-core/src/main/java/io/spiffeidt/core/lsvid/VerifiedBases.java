@@ -2,26 +2,31 @@ package io.spiffeidt.core.lsvid;
 
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.Memos;
 import java.security.interfaces.ECPublicKey;
 import java.time.Instant;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A bounded memo of LSVID base documents that passed the full base verification (anchoring,
- * key binding, signature), by the exact canonical text of the base token, so that a long-lived
- * base (it lives as long as its SVID and rides in every request of its workload) is verified once
- * (issue 13). Package-private.
+ * The memo of LSVID base documents that passed the full base verification (anchoring, key binding,
+ * signature), by the exact canonical text of the base token, so that a long-lived base (it lives as
+ * long as its SVID and rides in every request of its workload) is verified once (issue 13): the
+ * {@link Memo} {@code lsvid-base} with its key rule. Package-private.
  *
  * <p>Sound because that verification depends only on the token's bytes (the key: the document is
  * proven canonical before, so the text is the received bytes), the trust bundle and profile
  * (compared on every hit), and the time: every hit re-checks the base's {@code iat}/{@code exp}
  * with the verifier's time rules and that the time lies inside the validity of every certificate
  * of its {@code x5c}. A hit that fails any of these is not used: the base is verified in full again
- * (and fails with its own code). Only successes are kept; a full memo is cleared.
+ * (and fails with its own code). Only successes are kept.
  *
  * <p>Thread safety: safe for concurrent use.
  */
 final class VerifiedBases {
+
+    /** The name of this memo in settings and metrics. */
+    static final String NAME = "lsvid-base";
 
     /** What a full verification established, and under which conditions. */
     record Entry(
@@ -34,15 +39,12 @@ final class VerifiedBases {
             Instant validFrom,
             Instant validUntil) {}
 
-    private final int capacity;
-    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final Memo<String, Entry> memo;
 
-    /** A memo of at most {@code capacity} bases (0 = remember nothing). */
-    VerifiedBases(int capacity) {
-        if (capacity < 0) {
-            throw new IllegalArgumentException("capacity must not be negative");
-        }
-        this.capacity = capacity;
+    /** The memo {@link #NAME} of {@code memos}. */
+    VerifiedBases(Memos memos) {
+        // the times are checked against the verifier's time on every hit
+        this.memo = memos.memo(NAME, Expiry.ttl());
     }
 
     /**
@@ -51,33 +53,24 @@ final class VerifiedBases {
      * the base's own times.
      */
     Entry find(String canonical, TrustBundle bundle, int version, Instant at) {
-        if (capacity == 0) {
+        if (!memo.remembers()) {
             return null;
         }
-        Entry e = entries.get(canonical);
-        if (e == null
-                || e.version() != version
-                || at.isBefore(e.validFrom())
-                || at.isAfter(e.validUntil())
-                || !e.bundle().equals(bundle)) {
-            return null;
-        }
-        return e;
+        return memo.get(
+                canonical,
+                e -> e.version() == version
+                        && !at.isBefore(e.validFrom())
+                        && !at.isAfter(e.validUntil())
+                        && e.bundle().equals(bundle));
     }
 
     /** Remembers a fully verified base. */
     void remember(String canonical, Entry entry) {
-        if (capacity == 0) {
-            return;
-        }
-        if (entries.size() >= capacity) {
-            entries.clear();
-        }
-        entries.put(canonical, entry);
+        memo.put(canonical, entry);
     }
 
     /** How many bases are remembered. */
     int size() {
-        return entries.size();
+        return memo.size();
     }
 }

@@ -1,11 +1,13 @@
 package io.spiffeidt.core.lsvid;
 
-import io.spiffeidt.core.internal.TextMemo;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.Memos;
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPublicKey;
 
 /**
- * A bounded memo of the layers of LSVID documents whose signature verified, so that the layers a
+ * The memo of the layers of LSVID documents whose signature verified, so that the layers a
  * document keeps for its life (the subject workload's request and the asserting workload's
  * delegation ride unchanged in every request made with it, and the outermost one while the hop
  * that signed it reuses it) are not verified again on every request. Package-private.
@@ -18,9 +20,8 @@ import java.security.interfaces.ECPublicKey;
  * always). Every other check of the layer (links, times, delegation) runs on every call. Only
  * successes are kept.
  *
- * <p>A layer's text holds every layer it wraps, so the memo is bounded in characters as well as in
- * entries ({@link #DEFAULT_MAX_CHARS}): it is cleared when either is full, and a layer longer than
- * the whole budget is not remembered.
+ * <p>The {@link Memo} {@code lsvid-layer}. A layer's text holds every layer it wraps, so each entry
+ * weighs its text's length against the memo's character budget.
  *
  * <p>Thread safety: safe for concurrent use.
  */
@@ -28,19 +29,14 @@ final class VerifiedLayers {
 
     private record Entry(String text, ECPublicKey key) {}
 
-    /** How many characters of layer text a memo holds at most: 8 Mi (the texts are Latin-1, 8 MiB). */
-    static final long DEFAULT_MAX_CHARS = TextMemo.DEFAULT_MAX_CHARS;
+    /** The name of this memo in settings and metrics. */
+    static final String NAME = "lsvid-layer";
 
-    private final TextMemo<Entry> memo;
+    private final Memo<String, Entry> memo;
 
-    /** A memo of at most {@code capacity} layers (0 = remember nothing) and {@link #DEFAULT_MAX_CHARS}. */
-    VerifiedLayers(int capacity) {
-        this(capacity, DEFAULT_MAX_CHARS);
-    }
-
-    /** A memo of at most {@code capacity} layers and {@code maxChars} characters of their text. */
-    VerifiedLayers(int capacity, long maxChars) {
-        this.memo = new TextMemo<>(capacity, maxChars);
+    /** The memo {@link #NAME} of {@code memos}. */
+    VerifiedLayers(Memos memos) {
+        this.memo = memos.memo(NAME, Expiry.ttl());
     }
 
     /**
@@ -51,12 +47,10 @@ final class VerifiedLayers {
         if (!memo.remembers()) {
             return false;
         }
-        Entry e = memo.get(bySignature(signature));
-        if (e == null || !(e.key() == key || e.key().equals(key)) || !decoded.tokenJsonEquals(index, e.text())) {
-            return false;
-        }
-        memo.hit();
-        return true;
+        return memo.get(
+                        bySignature(signature),
+                        e -> (e.key() == key || e.key().equals(key)) && decoded.tokenJsonEquals(index, e.text()))
+                != null;
     }
 
     /** Remembers that chain token {@code index} of {@code decoded} verified with {@code key}. */

@@ -144,7 +144,7 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
         RSAPublicKey key = checkDelegationAndResolveKey(msg, dpa, dpr, idpKeys, limits);
         limits.checkEncodedSize(zkp.length());
         // the digest of an 85 KB proof is only worth its time when there is a memo to ask
-        byte[] zkpSha256 = memo.capacity() == 0 ? null : VerifiedProofs.digest(VerifiedProofs.utf8(zkp));
+        byte[] zkpSha256 = !memo.remembers() ? null : VerifiedProofs.digest(VerifiedProofs.utf8(zkp));
         String memoKey = zkpSha256 == null ? null : VerifiedProofs.key(msg, zkpSha256, dpa, dpr, key, profile);
         boolean hit = memoKey != null && memo.verified(memoKey);
         if (!hit) {

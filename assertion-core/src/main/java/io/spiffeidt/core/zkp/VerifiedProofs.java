@@ -1,17 +1,14 @@
 package io.spiffeidt.core.zkp;
 
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Expiry;
+import io.spiffeidt.core.memo.Memo;
+import io.spiffeidt.core.memo.Memos;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPublicKey;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * A bounded memo of OAuth proofs that verified, so that a verifier checks the proof of a document
@@ -25,8 +22,8 @@ import java.util.Objects;
  * entry it did not earn: another text, another delegation or a rotated IdP key is another key and is
  * verified in full. The key resolution and the size limits run on every call, before the memo is
  * asked, so a key that the issuer no longer publishes still fails ({@code UNTRUSTED_KEY}). Only
- * successes are kept, each for at most {@code ttl}; the least recently used entry goes when the memo
- * is full.
+ * successes are kept, each for at most the memo's TTL; the least recently used entry goes when the
+ * memo is full (the {@link Memo} {@value #MEMO}).
  *
  * <p>The memo also holds, per document (by the SHA-256 of the text the verifier introspected), the
  * {@linkplain OAuthProof#digest() digest} of the last proof that verified for it, with its small
@@ -39,11 +36,16 @@ import java.util.Objects;
  */
 public final class VerifiedProofs {
 
-    private final int capacity;
-    private final Duration ttl;
-    private final Clock clock;
-    private final Map<String, Instant> entries;
-    private final Map<String, Held> held;
+    /** The name of this memo in settings and metrics. */
+    public static final String MEMO = "oauth-proof";
+
+    private static final VerifiedProofs NONE = new VerifiedProofs(Memos.none());
+
+    /** What the memo holds: a verification's key, or the proof last verified for a document. */
+    private sealed interface Entry permits Verified, Held {}
+
+    /** A verification with exactly the inputs of its key succeeded. */
+    private record Verified() implements Entry {}
 
     /**
      * The proof last verified for one document.
@@ -51,68 +53,35 @@ public final class VerifiedProofs {
      * @param proofDigest the proof's {@link OAuthProof#digest()}
      * @param msg the proof's {@code msg} (the OAuth token's {@code header.payload})
      * @param zkpSha256 the SHA-256 of the proof's {@code zkp} text
-     * @param until when this is forgotten
      */
-    record Held(String proofDigest, String msg, byte[] zkpSha256, Instant until) {}
+    record Held(String proofDigest, String msg, byte[] zkpSha256) implements Entry {}
+
+    private static final Verified VERIFIED = new Verified();
+
+    /** Verifications are kept under {@code v} + their key, held proofs under {@code h} + the document's. */
+    private final Memo<String, Entry> memo;
 
     /**
-     * @param capacity entries kept at most (0 = remember nothing)
-     * @param ttl how long an entry is used after its verification
+     * The memo {@value #MEMO} of {@code memos}: its size counts verifications and held proofs
+     * together, and its TTL is how long an entry is used after its verification.
      */
-    public VerifiedProofs(int capacity, Duration ttl, Clock clock) {
-        if (capacity < 0) {
-            throw new IllegalArgumentException("capacity must not be negative");
-        }
-        this.capacity = capacity;
-        this.ttl = Objects.requireNonNull(ttl, "ttl");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
-                return size() > VerifiedProofs.this.capacity;
-            }
-        };
-        this.held = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Held> eldest) {
-                return size() > VerifiedProofs.this.capacity;
-            }
-        };
+    public VerifiedProofs(Memos memos) {
+        this.memo = memos.memo(MEMO, Expiry.ttl());
     }
 
     /** A memo that remembers nothing: every proof is verified in full (the original's behaviour). */
     public static VerifiedProofs none() {
-        return new VerifiedProofs(0, Duration.ZERO, Clock.systemUTC());
+        return NONE;
     }
 
-    /** Whether a proof with exactly these inputs verified within the last {@code ttl}. */
+    /** Whether a proof with exactly these inputs verified within the memo's time. */
     boolean verified(String key) {
-        if (capacity == 0) {
-            return false;
-        }
-        Instant now = clock.instant();
-        synchronized (entries) {
-            Instant until = entries.get(key);
-            if (until == null) {
-                return false;
-            }
-            if (!now.isBefore(until)) {
-                entries.remove(key);
-                return false;
-            }
-            return true;
-        }
+        return memo.get("v" + key) != null;
     }
 
     /** Remembers a successful verification. */
     void remember(String key) {
-        if (capacity == 0) {
-            return;
-        }
-        Instant until = clock.instant().plus(ttl);
-        synchronized (entries) {
-            entries.put(key, until);
-        }
+        memo.put("v" + key, VERIFIED);
     }
 
     /**
@@ -129,45 +98,28 @@ public final class VerifiedProofs {
 
     /** The proof held for {@code document}, or {@code null} (none, expired, or nothing remembered). */
     Held held(String document) {
-        if (capacity == 0) {
+        if (!memo.remembers()) {
             return null;
         }
-        String key = documentKey(document);
-        Instant now = clock.instant();
-        synchronized (held) {
-            Held h = held.get(key);
-            if (h == null) {
-                return null;
-            }
-            if (!now.isBefore(h.until())) {
-                held.remove(key);
-                return null;
-            }
-            return h;
-        }
+        return memo.get("h" + documentKey(document)) instanceof Held h ? h : null;
     }
 
     /** Holds the proof that just verified for {@code document}. */
     void hold(String document, String proofDigest, String msg, byte[] zkpSha256) {
-        if (capacity == 0) {
+        if (!memo.remembers()) {
             return;
         }
-        Held h = new Held(proofDigest, msg, zkpSha256.clone(), clock.instant().plus(ttl));
-        synchronized (held) {
-            held.put(documentKey(document), h);
-        }
+        memo.put("h" + documentKey(document), new Held(proofDigest, msg, zkpSha256.clone()));
     }
 
-    /** The most entries kept (0: the memo remembers nothing). */
-    public int capacity() {
-        return capacity;
+    /** Whether this memo remembers anything. */
+    public boolean remembers() {
+        return memo.remembers();
     }
 
     /** Entries kept now (expired ones included until they are asked for or pushed out). */
     public int size() {
-        synchronized (entries) {
-            return entries.size();
-        }
+        return memo.size();
     }
 
     /**

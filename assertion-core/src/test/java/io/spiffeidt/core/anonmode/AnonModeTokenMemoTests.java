@@ -10,7 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.Codec;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.testkit.MutableClock;
+import io.spiffeidt.testkit.TestMemos;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ class AnonModeTokenMemoTests {
     private final MutableClock clock = MutableClock.at(NOW);
     private final AnonModeSettings settings = AnonModeSettings.strict(SUBJECT, clock);
     private final String token = AnonModeVerifierTests.chain(settings, 3);
-    private final AnonModeVerifier remembering = new AnonModeVerifier(settings, 64);
+    private final AnonModeVerifier remembering = new AnonModeVerifier(settings, TestMemos.sized(64));
 
     @Test
     void verifyWhenReceivedAgainThenFoundAndTheVerdictIsUnchanged() {
@@ -70,7 +72,7 @@ class AnonModeTokenMemoTests {
 
     @Test
     void verifyWhenNothingIsRememberedThenNothingIsFound() {
-        AnonModeVerifier perCall = new AnonModeVerifier(settings);
+        AnonModeVerifier perCall = new AnonModeVerifier(settings, Memos.none());
         perCall.verify(token, TARGET);
         perCall.verify(token, TARGET);
 

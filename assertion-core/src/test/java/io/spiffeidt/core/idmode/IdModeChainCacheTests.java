@@ -16,6 +16,7 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.internal.ValidatedChains;
 import io.spiffeidt.testkit.MutableClock;
+import io.spiffeidt.testkit.TestMemos;
 import io.spiffeidt.testkit.TestPki;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,7 +41,7 @@ class IdModeChainCacheTests {
         IdModeVerifier verifier = new IdModeVerifier(
                 IdModeWorld.settings(VerificationProfile.STRICT).withTimeRules(TimeRules.defaults(clock)),
                 TestPki.BC,
-                cacheSize);
+                TestMemos.sized(cacheSize));
         Presenter peer = IdModeWorld.presenter(shortLived);
 
         assertThat(verifier.verify(three, TARGET.spiffeId(), peer).depth()).isEqualTo(3);
@@ -56,7 +57,9 @@ class IdModeChainCacheTests {
         TrustBundleSource source =
                 td -> Optional.of(current.get()).filter(b -> b.trustDomain().equals(td));
         IdModeVerifier verifier = new IdModeVerifier(
-                IdModeWorld.settings(VerificationProfile.STRICT).withBundles(source), TestPki.BC, cacheSize);
+                IdModeWorld.settings(VerificationProfile.STRICT).withBundles(source),
+                TestPki.BC,
+                TestMemos.sized(cacheSize));
         IdModePresentation valid = IdModeWorld.pocPath();
         Presenter peer = IdModeWorld.presenter(MTIER);
 
@@ -68,7 +71,7 @@ class IdModeChainCacheTests {
 
     @Test
     void verifyWhenSameChainsVerifiedAgainThenRememberedAndSignaturesStillChecked() {
-        ValidatedChains memo = new ValidatedChains(8);
+        ValidatedChains memo = new ValidatedChains(TestMemos.sized(8), IdModeVerifier.CHAIN_MEMO);
         IdModePresentation valid = IdModeWorld.pocPath();
         for (int k = 0; k < valid.artifacts().size(); k++) {
             memo.validate(
@@ -91,8 +94,8 @@ class IdModeChainCacheTests {
     }
 
     @Test
-    void verifyWhenMemoFullThenClearedAndBounded() {
-        ValidatedChains memo = new ValidatedChains(2);
+    void verifyWhenMemoFullThenBounded() {
+        ValidatedChains memo = new ValidatedChains(TestMemos.sized(2), IdModeVerifier.CHAIN_MEMO);
         IdModePresentation valid = IdModeWorld.pocPath();
         for (int round = 0; round < 3; round++) {
             for (int k = 0; k < valid.artifacts().size(); k++) {

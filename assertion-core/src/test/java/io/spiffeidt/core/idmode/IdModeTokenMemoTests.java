@@ -12,6 +12,9 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.MemoEvents;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.testkit.MutableClock;
 import io.spiffeidt.testkit.TestPki;
 import java.security.cert.X509Certificate;
@@ -45,8 +48,12 @@ class IdModeTokenMemoTests {
                         .withTimeRules(TimeRules.defaults(clock))
                         .withBundles(bundles),
                 TestPki.BC,
-                IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                tokenCacheSize);
+                Memos.of(
+                        name -> name.equals(IdModeVerifier.TOKEN_MEMO)
+                                ? MemoSettings.DEFAULTS.withSize(tokenCacheSize)
+                                : MemoSettings.DEFAULTS,
+                        clock,
+                        MemoEvents.NONE));
     }
 
     private VerifiedIdMode verify(IdModeVerifier verifier, String token, String artifacts) {

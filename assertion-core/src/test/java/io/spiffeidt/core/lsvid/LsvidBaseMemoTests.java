@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.testkit.TestMemos;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,15 +21,15 @@ class LsvidBaseMemoTests {
     private static LsvidVerifier sharing(LsvidSettings settings, VerifiedBases bases) {
         return new LsvidVerifier(
                 settings,
-                new ValidatedChains(64),
+                new ValidatedChains(TestMemos.sized(64), LsvidVerifier.CHAIN_MEMO),
                 bases,
-                new VerifiedLayers(64),
-                new DecodedDocuments(64, VerifiedLayers.DEFAULT_MAX_CHARS));
+                new VerifiedLayers(TestMemos.sized(64)),
+                new DecodedDocuments(TestMemos.sized(64)));
     }
 
     @Test
     void verifyWhenBasesRememberedThenEveryDistinctBaseIsKeptAndTheVerdictIsUnchanged() {
-        VerifiedBases bases = new VerifiedBases(64);
+        VerifiedBases bases = new VerifiedBases(TestMemos.sized(64));
         LsvidVerifier verifier = sharing(F.settings(), bases);
         String doc = LsvidCodec.encode(F.now().standard());
         VerifiedResult first = verifier.verify(doc, F.target.id(), F.mtier.presenter());
@@ -37,13 +39,13 @@ class LsvidBaseMemoTests {
         assertThat(remembered).isGreaterThanOrEqualTo(2);
         assertThat(bases.size()).isEqualTo(remembered);
         assertThat(again).isEqualTo(first);
-        assertThat(new LsvidVerifier(F.settings(), 0).verify(doc, F.target.id(), F.mtier.presenter()))
+        assertThat(new LsvidVerifier(F.settings(), Memos.none()).verify(doc, F.target.id(), F.mtier.presenter()))
                 .isEqualTo(first);
     }
 
     @Test
     void verifyWhenRememberedUnderAnotherBundleThenUntrustedKey() {
-        VerifiedBases bases = new VerifiedBases(64);
+        VerifiedBases bases = new VerifiedBases(TestMemos.sized(64));
         String doc = LsvidCodec.encode(F.now().standard());
         sharing(F.settings(), bases).verify(doc, F.target.id(), F.mtier.presenter());
         assertThat(bases.size()).isPositive();
@@ -64,7 +66,7 @@ class LsvidBaseMemoTests {
 
     @Test
     void verifyWhenRememberedAndThenExpiredThenExpired() {
-        VerifiedBases bases = new VerifiedBases(64);
+        VerifiedBases bases = new VerifiedBases(TestMemos.sized(64));
         String doc = LsvidCodec.encode(
                 F.at(NOW.plus(Duration.ofDays(1)).minusSeconds(30)).standard());
         LsvidVerifier atEnd = sharing(
@@ -83,7 +85,7 @@ class LsvidBaseMemoTests {
 
     @Test
     void verifyWhenRememberedBaseChangesByOneByteThenBadSignature() {
-        VerifiedBases bases = new VerifiedBases(64);
+        VerifiedBases bases = new VerifiedBases(TestMemos.sized(64));
         LsvidVerifier verifier = sharing(F.settings(), bases);
         Lsvid doc = F.now().standard();
         verifier.verify(LsvidCodec.encode(doc), F.target.id(), F.mtier.presenter());
@@ -101,7 +103,7 @@ class LsvidBaseMemoTests {
 
     @Test
     void verifyWhenMemoIsOffThenNothingIsRemembered() {
-        VerifiedBases bases = new VerifiedBases(0);
+        VerifiedBases bases = new VerifiedBases(TestMemos.sized(0));
         sharing(F.settings(), bases).verify(LsvidCodec.encode(F.now().standard()), F.target.id(), F.mtier.presenter());
         assertThat(bases.size()).isZero();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.memo.Memos;
 import org.junit.jupiter.api.Test;
 
 /** The memo of validated base chains never changes a verdict. */
@@ -16,7 +17,7 @@ class LsvidChainCacheTests {
     void verifyWhenCachedThenSameResultAsUncached() {
         String doc = LsvidCodec.encode(F.now().standard());
         LsvidVerifier cached = new LsvidVerifier(F.settings());
-        LsvidVerifier uncached = new LsvidVerifier(F.settings(), 0);
+        LsvidVerifier uncached = new LsvidVerifier(F.settings(), Memos.none());
         VerifiedResult first = cached.verify(doc, F.target.id(), F.mtier.presenter());
         VerifiedResult again = cached.verify(doc, F.target.id(), F.mtier.presenter());
         VerifiedResult plain = uncached.verify(doc, F.target.id(), F.mtier.presenter());

@@ -8,6 +8,8 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.testkit.TestMemos;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -21,11 +23,15 @@ class LsvidDocumentMemoTests {
 
     private static LsvidVerifier sharing(LsvidSettings settings, DecodedDocuments documents) {
         return new LsvidVerifier(
-                settings, new ValidatedChains(64), new VerifiedBases(64), new VerifiedLayers(64), documents);
+                settings,
+                new ValidatedChains(TestMemos.sized(64), LsvidVerifier.CHAIN_MEMO),
+                new VerifiedBases(TestMemos.sized(64)),
+                new VerifiedLayers(TestMemos.sized(64)),
+                documents);
     }
 
     private static DecodedDocuments memo() {
-        return new DecodedDocuments(64, VerifiedLayers.DEFAULT_MAX_CHARS);
+        return new DecodedDocuments(TestMemos.sized(64));
     }
 
     @Test
@@ -41,7 +47,7 @@ class LsvidDocumentMemoTests {
         assertThat(documents.chars()).isEqualTo(doc.length());
         assertThat(documents.hits()).isEqualTo(1);
         assertThat(again).isEqualTo(first);
-        assertThat(new LsvidVerifier(F.settings(), 0).verify(doc, F.target.id(), F.mtier.presenter()))
+        assertThat(new LsvidVerifier(F.settings(), Memos.none()).verify(doc, F.target.id(), F.mtier.presenter()))
                 .isEqualTo(first);
     }
 
@@ -103,7 +109,7 @@ class LsvidDocumentMemoTests {
     void verifyWhenTheDocumentsOutgrowTheBudgetThenTheMemoStaysWithinIt() {
         String one = LsvidCodec.encode(F.now().standard());
         String two = LsvidCodec.encode(F.at(NOW.plusSeconds(1)).standard());
-        DecodedDocuments documents = new DecodedDocuments(64, one.length() + two.length() - 1);
+        DecodedDocuments documents = new DecodedDocuments(TestMemos.sized(64, one.length() + two.length() - 1));
         LsvidVerifier verifier = sharing(F.settings(), documents);
 
         verifier.verify(one, F.target.id(), F.mtier.presenter());
@@ -115,13 +121,13 @@ class LsvidDocumentMemoTests {
 
     @Test
     void verifyWhenDocumentsAreNotRememberedThenTheOutermostLayerIsVerifiedEveryTime() {
-        VerifiedLayers layers = new VerifiedLayers(64);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64));
         LsvidVerifier verifier = new LsvidVerifier(
                 F.settings(),
-                new ValidatedChains(64),
-                new VerifiedBases(64),
+                new ValidatedChains(TestMemos.sized(64), LsvidVerifier.CHAIN_MEMO),
+                new VerifiedBases(TestMemos.sized(64)),
                 layers,
-                new DecodedDocuments(0, VerifiedLayers.DEFAULT_MAX_CHARS));
+                new DecodedDocuments(TestMemos.sized(0)));
         String doc = LsvidCodec.encode(F.now().standard()); // base and four layers
 
         VerifiedResult first = verifier.verify(doc, F.target.id(), F.mtier.presenter());
@@ -135,8 +141,8 @@ class LsvidDocumentMemoTests {
     @Test
     void verifyWhenMemoIsOffOrTheDocumentLongerThanTheBudgetThenNothingIsRemembered() {
         String doc = LsvidCodec.encode(F.now().standard());
-        DecodedDocuments off = new DecodedDocuments(0, VerifiedLayers.DEFAULT_MAX_CHARS);
-        DecodedDocuments small = new DecodedDocuments(64, doc.length() - 1);
+        DecodedDocuments off = new DecodedDocuments(TestMemos.sized(0));
+        DecodedDocuments small = new DecodedDocuments(TestMemos.sized(64, doc.length() - 1));
 
         sharing(F.settings(), off).verify(doc, F.target.id(), F.mtier.presenter());
         sharing(F.settings(), off).verify(doc, F.target.id(), F.mtier.presenter());

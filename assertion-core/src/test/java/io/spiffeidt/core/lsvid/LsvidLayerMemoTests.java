@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.testkit.TestMemos;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +19,10 @@ class LsvidLayerMemoTests {
     private static LsvidVerifier sharing(VerifiedLayers layers) {
         return new LsvidVerifier(
                 F.settings(),
-                new ValidatedChains(64),
-                new VerifiedBases(64),
+                new ValidatedChains(TestMemos.sized(64), LsvidVerifier.CHAIN_MEMO),
+                new VerifiedBases(TestMemos.sized(64)),
                 layers,
-                new DecodedDocuments(64, VerifiedLayers.DEFAULT_MAX_CHARS));
+                new DecodedDocuments(TestMemos.sized(64)));
     }
 
     private static VerifiedResult atTarget(LsvidVerifier verifier, Lsvid doc) {
@@ -29,7 +31,7 @@ class LsvidLayerMemoTests {
 
     @Test
     void verifyWhenLayersRememberedThenEveryLayerIsKeptAndTheVerdictIsUnchanged() {
-        VerifiedLayers layers = new VerifiedLayers(64);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64));
         LsvidVerifier verifier = sharing(layers);
         Lsvid doc = F.now().standard(); // base and four layers, the outermost m-tier → target
 
@@ -42,14 +44,14 @@ class LsvidLayerMemoTests {
         assertThat(layers.size()).isEqualTo(4);
         assertThat(layers.hits()).isEqualTo(4);
         assertThat(again).isEqualTo(first);
-        assertThat(atTarget(new LsvidVerifier(F.settings(), 0), doc)).isEqualTo(first);
+        assertThat(atTarget(new LsvidVerifier(F.settings(), Memos.none()), doc)).isEqualTo(first);
     }
 
     @Test
     void verifyWhenRequestsReuseOneMintedDocumentThenItsLayersAreRememberedOnce() {
         LsvidFixture.Builder at = F.now();
         Lsvid minted = at.minted();
-        VerifiedLayers layers = new VerifiedLayers(64);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64));
         LsvidVerifier verifier = sharing(layers);
 
         for (int request = 1; request <= 3; request++) {
@@ -63,7 +65,7 @@ class LsvidLayerMemoTests {
 
     @Test
     void verifyWhenARememberedSignatureComesWithAnotherPayloadThenBadSignature() {
-        VerifiedLayers layers = new VerifiedLayers(64);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64));
         LsvidVerifier verifier = sharing(layers);
         Lsvid doc = F.now().standard();
         atTarget(verifier, doc);
@@ -95,7 +97,7 @@ class LsvidLayerMemoTests {
                         .tokenJson(1)
                         .length()
                 + 1;
-        VerifiedLayers layers = new VerifiedLayers(64, budget);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64, budget));
         LsvidVerifier verifier = sharing(layers);
 
         VerifiedResult result = atTarget(verifier, doc);
@@ -109,7 +111,7 @@ class LsvidLayerMemoTests {
 
     @Test
     void verifyWhenALayerIsLongerThanTheBudgetThenItIsNotRemembered() {
-        VerifiedLayers layers = new VerifiedLayers(64, 100);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64, 100));
         atTarget(sharing(layers), F.now().standard());
         assertThat(layers.size()).isZero();
         assertThat(layers.chars()).isZero();
@@ -117,7 +119,7 @@ class LsvidLayerMemoTests {
 
     @Test
     void verifyWhenMemoIsOffThenNoLayerIsRemembered() {
-        VerifiedLayers layers = new VerifiedLayers(0);
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(0));
         LsvidVerifier verifier = sharing(layers);
         atTarget(verifier, F.now().standard());
         atTarget(verifier, F.now().standard());

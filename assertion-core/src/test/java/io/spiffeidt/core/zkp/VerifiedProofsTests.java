@@ -11,6 +11,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.testkit.MutableClock;
+import io.spiffeidt.testkit.TestMemos;
 import java.math.BigInteger;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -29,7 +30,7 @@ class VerifiedProofsTests {
             IdpKeyResolver.of(DPA, Map.of(IDP_KID, ZkpTestSupport.idpPublicKey()));
 
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
-    private final VerifiedProofs memo = new VerifiedProofs(2, Duration.ofMinutes(5), clock);
+    private final VerifiedProofs memo = new VerifiedProofs(TestMemos.sized(2, Duration.ofMinutes(5), clock));
 
     private boolean verify(OAuthProof proof, String dpr, IdpKeyResolver keys) {
         return proof.verify(DPA, dpr, keys, VerificationProfile.STRICT, LIMITS, BC, memo);
@@ -108,7 +109,7 @@ class VerifiedProofsTests {
 
     @Test
     void verifyWhenCapacityZeroThenNothingRemembered() {
-        VerifiedProofs none = new VerifiedProofs(0, Duration.ofMinutes(5), clock);
+        VerifiedProofs none = VerifiedProofs.none();
 
         assertThat(ANSWER.verify(DPA, DPR, IDP_KEYS, VerificationProfile.STRICT, LIMITS, BC, none))
                 .isFalse();
@@ -172,7 +173,7 @@ class VerifiedProofsTests {
     void verifyHeldWhenOlderThanTheTtlOrMemoEmptyThenNotHeld() {
         verifyFor(ANSWER, ROOT);
         clock.advance(Duration.ofMinutes(5));
-        VerifiedProofs none = new VerifiedProofs(0, Duration.ofMinutes(5), clock);
+        VerifiedProofs none = VerifiedProofs.none();
         ANSWER.verify(DPA, DPR, IDP_KEYS, VerificationProfile.STRICT, LIMITS, BC, none, ROOT);
 
         assertThat(memo.heldDigest(ROOT)).isNull();

@@ -13,6 +13,7 @@ import io.spiffeidt.devstack.workloadapi.DevWorkloadApi;
 import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.memo.MemoProperties;
 import io.spiffeidt.support.oauth.OAuthProperties;
 import java.io.IOException;
 import java.io.Reader;
@@ -120,6 +121,9 @@ class DeploymentEnvironmentIT {
             Map.entry("SPIFFEIDT_POOLING_PROFILE", new Effect("spiffeidt.pooling.profile", c -> c.getBean(
                             PoolingProperties.class)
                     .profile())),
+            Map.entry(
+                    "SPIFFEIDT_MEMO_ENABLED", new Effect("spiffeidt.memo.enabled", c -> c.getBean(MemoProperties.class)
+                            .enabled())),
             Map.entry("SPIFFEIDT_OAUTH_JWKS_CACHE", new Effect("spiffeidt.oauth.jwks-cache", c -> c.getBean(
                             OAuthProperties.class)
                     .jwksCache())),

@@ -18,7 +18,8 @@ class DvidFlowIT extends ModeFlowContractIT {
 
     @BeforeAll
     static void start() {
-        startStack(DevStackSettings.ephemeral());
+        // the thesis reproduction: the default pooling profile, no memo
+        startStack(DevStackSettings.ephemeral().withProperty("spiffeidt.memo.enabled", "false"));
     }
 
     @Override
@@ -120,7 +121,7 @@ class DvidFlowIT extends ModeFlowContractIT {
         String asserting = client.prometheus("asserting-wl").body();
         assertThat(asserting).contains("operation=\"zkp_generation\"").contains("operation=\"mint\"");
         assertThat(asserting).contains("spiffeidt_document_size");
-        // under thesis target-wl has the asserting workload validate every DVID, as the original
+        // with the memos off target-wl has the asserting workload validate every DVID, as the original
         assertThat(client.prometheus("target-wl").body())
                 .contains("operation=\"db_query\"")
                 .contains("operation=\"validate_call\"");

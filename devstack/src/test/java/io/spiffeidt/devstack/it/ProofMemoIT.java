@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * profile: the first use of a document fetches and verifies its proof in full, every further use
  * of the same document offers the proof's digest, the asserting workload answers "unchanged" and
  * the held proof is taken from the memo ({@code spiffeidt.proof.memo{result=unchanged}}), and the
- * balance stays right. (Under {@code thesis} the memo is empty: {@code SpiffeIdtAutoConfigurationTests}.)
+ * balance stays right. (With {@code spiffeidt.memo.enabled=false} the memo is empty: {@code SpiffeIdtAutoConfigurationTests}.)
  */
 class ProofMemoIT extends EmbeddedStackIT {
 

@@ -29,7 +29,7 @@ public class AnonModeMiddleTierController extends MiddleTierController<String> {
         this.extend = properties.extend();
     }
 
-    /** Verify, then extend unless switched off ({@code spiffeidt.mtier.anon-mode.extend}). */
+    /** Verify, then extend unless switched off ({@code spiffeidt.anon-mode.extend}). */
     @Override
     protected Outgoing toTarget(Received received, Caller caller) {
         Verified<String> verified = hop.verify(received, caller);

@@ -14,8 +14,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * DVID at the middle tier (docs/design.md, DVID row): validation at the asserting workload, then its
  * introspection and the proof check against the DVID's {@code dpa}/{@code dpr} ({@link
- * DvidHop#verifyIntrospected}: one call outside the {@code thesis} profile, two under it, as in the
- * original; {@code spiffeidt.mtier.dvid.introspect=false} validates only); the DVID is forwarded
+ * DvidHop#verifyIntrospected}: one call with the memo {@code oauth-proof} on, two with it off, as
+ * in the original; {@code spiffeidt.dvid.introspect=false} validates only); the DVID is forwarded
  * unchanged.
  */
 @RestController

@@ -13,6 +13,7 @@ import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
 import io.spiffeidt.core.anonmode.Point;
 import io.spiffeidt.core.anonmode.Scalar;
+import io.spiffeidt.core.memo.Memos;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ import org.openjdk.jmh.runner.IterationType;
  *       introspection of the root is a network call and not part of it);
  *   <li>{@code verifyRepeated}: the same token received again by a verifier that remembers the
  *       tokens it verified (issue 13: what a hop pays while the hop before reuses its extension,
- *       every pooling profile but {@code thesis}): shape, key chain and equation are found; claims,
+ *       the memos on): shape, key chain and equation are found; claims,
  *       times, audience and delegation are checked;
  *   <li>{@code multiplyBase}: {@code k·B} from the precomputed table (constant time);
  *   <li>{@code multiplyPoint}: {@code k·P} for an arbitrary point (constant-time window);
@@ -105,8 +106,8 @@ public class AnonModeBenchmarks {
             AnonModeSettings settings = settings();
             NonceSource nonces = NonceSource.secureRandom();
             extender = new AnonModeExtender(settings, nonces);
-            verifier = new AnonModeVerifier(settings);
-            rememberingVerifier = new AnonModeVerifier(settings, AnonModeVerifier.DEFAULT_TOKEN_CACHE_SIZE);
+            verifier = new AnonModeVerifier(settings, Memos.none());
+            rememberingVerifier = new AnonModeVerifier(settings, Memos.defaults(Clock.systemUTC()));
             MintedAnonMode root = new AnonModeMinter(settings, nonces).mint(SUBJECT, DPA, DPR);
             String t = root.token();
             for (int i = 1; i < depth; i++) {

@@ -15,6 +15,7 @@ import io.spiffeidt.core.idmode.IdModeSize;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.TrustBundleSource;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.memo.Memos;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -77,7 +79,7 @@ import org.openjdk.jmh.runner.IterationType;
  *       call (no memo of validated chains);
  *   <li>{@code verifyRepeated}: the same token and artifacts, as text, received again by a verifier
  *       that remembers the tokens it verified (issue 13: what a hop pays while the hop before reuses
- *       its extension, every pooling profile but {@code thesis}): the parsing and the signature
+ *       its extension, the memos on): the parsing and the signature
  *       checks are found, every other check runs;
  *   <li>{@code sizes}: the token and artifacts (JSON form) sizes at {@code depth}, as the secondary
  *       results {@code tokenBytes} and {@code artifactsBytes} (bytes; the score of this method
@@ -178,10 +180,10 @@ public class IdModeBenchmarks {
             presenter = new Presenter(outermost.spiffeId(), outermost.leaf().getPublicKey());
             IdModeSettings settings = new IdModeSettings(
                     PATH.get(0), TrustBundleSource.of(pki.bundle), VerificationProfile.STRICT, Limits.defaults(), time);
-            verifier = new IdModeVerifier(settings, p);
-            uncachedVerifier = new IdModeVerifier(settings, p, 0);
-            rememberingVerifier = new IdModeVerifier(
-                    settings, p, IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE, IdModeVerifier.DEFAULT_TOKEN_CACHE_SIZE);
+            verifier =
+                    new IdModeVerifier(settings, p, Memos.only(Set.of(IdModeVerifier.CHAIN_MEMO), Clock.systemUTC()));
+            uncachedVerifier = new IdModeVerifier(settings, p, Memos.none());
+            rememberingVerifier = new IdModeVerifier(settings, p, Memos.defaults(Clock.systemUTC()));
             token = presentation.token();
             artifacts = presentation.artifacts().toJson();
             extender = new IdModeExtender(pki.credentials.get(depth), time, Limits.defaults(), p);

@@ -13,6 +13,7 @@ import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.memo.Memos;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.security.KeyPair;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -167,23 +169,22 @@ public class LsvidBenchmarks {
             TimeRules time = TimeRules.defaults(Clock.systemUTC());
             bases = new LsvidBaseBuilder(time, jca);
             extender = new LsvidExtender(time, jca);
-            // as a hop verifies where the hop before signs an extension per request (the thesis profile)
+            // as a hop verifies where the hop before signs an extension per request (lsvid-extension off)
             verifier = new LsvidVerifier(
                     LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca),
-                    LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                    LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                    0);
+                    Memos.only(
+                            Set.of(LsvidVerifier.CHAIN_MEMO, LsvidVerifier.BASE_MEMO, LsvidVerifier.LAYER_MEMO),
+                            Clock.systemUTC()));
             // as a hop verifies where the hop before reuses its young extension (every other profile)
             verifierReusing =
                     new LsvidVerifier(LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca));
             // no chain or base memo: every base anchored and verified on every call (as before issue 13)
             verifierNoMemo = new LsvidVerifier(
-                    LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca), 0);
+                    LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca), Memos.none());
             // the chain memo only: verification as it was just before issue 13
             verifierChainMemoOnly = new LsvidVerifier(
                     LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca),
-                    LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                    0);
+                    Memos.only(Set.of(LsvidVerifier.CHAIN_MEMO), Clock.systemUTC()));
             subjectBase = bases.build(path.subject.chain(), path.subject.key());
             assertingBase = bases.build(path.asserting.chain(), path.asserting.key());
             request = extender.extend(Lsvid.of(subjectBase), subjectBase, path.subject.key(), path.asserting.id());
@@ -295,7 +296,7 @@ public class LsvidBenchmarks {
     /**
      * Strict verification at a hop: every anchored base, every layer, delegation, audience, bearer,
      * of a document whose outermost layer is new (the hop before signed it for this request), as in
-     * the original and under the {@code thesis} profile; the inner layers and bases are remembered
+     * the original and with the memo {@code lsvid-extension} off; the inner layers and bases are remembered
      * from earlier calls, as a hop remembers them between requests.
      */
     @Benchmark

@@ -54,8 +54,20 @@ record PerfSettings(
     static final Map<String, Integer> COMPOSE_MANAGEMENT_PORTS =
             Map.of("subject-wl", 18080, "asserting-wl", 18443, "m-tier", 18445, "target-wl", 18444);
 
-    /** One stack configuration. */
-    record Configuration(String pooling, String jwksCache) {
+    /**
+     * One stack configuration: the pooling profile, the JWKS cache and whether the memos remember
+     * anything ({@code spiffeidt.memo.enabled}; off for the {@code thesis} profile, which reproduces
+     * the thesis, unless {@code -Dspiffeidt.memo.enabled} says otherwise). The run's {@code
+     * run.properties} records all three.
+     */
+    record Configuration(String pooling, String jwksCache, boolean memo) {
+        Configuration(String pooling, String jwksCache) {
+            this(
+                    pooling,
+                    jwksCache,
+                    Boolean.parseBoolean(prop("spiffeidt.memo.enabled", String.valueOf(!pooling.equals("thesis")))));
+        }
+
         String label() {
             return pooling + "+" + jwksCache;
         }

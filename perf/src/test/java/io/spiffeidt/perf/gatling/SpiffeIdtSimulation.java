@@ -117,6 +117,7 @@ public class SpiffeIdtSimulation extends Simulation {
             Map<String, String> props = new LinkedHashMap<>();
             props.put("spiffeidt.pooling.profile", config.pooling());
             props.put("spiffeidt.oauth.jwks-cache", config.jwksCache());
+            props.put("spiffeidt.memo.enabled", Boolean.toString(config.memo()));
             stack.start(props);
             probe.environment(Map.of("stack.jvm.pid." + config.label(), Long.toString(stack.pid())));
         }

@@ -5,11 +5,11 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
@@ -24,11 +24,11 @@ import org.springframework.stereotype.Component;
 /**
  * ID-Mode at the subject workload (docs/design.md, ID-Mode row): the asserting workload mints the root
  * addressed to this workload; it is verified when received, and every use extends it with a fresh
- * layer addressed to the middle tier, signed with this workload's SVID key (outside the {@code
- * thesis} pooling profile a young extension is reused, {@link IdModeHop#forward}). Before each use the root
- * is verified again under the {@code thesis} pooling profile (as the original did); otherwise the
- * verified root is kept with the session and reused while its trust bundles and times hold
- * ({@link IdModeHop#reuse}).
+ * layer addressed to the middle tier, signed with this workload's SVID key (with the memo {@code
+ * idmode-extension} on a young extension is reused, {@link IdModeHop#forward}). With the memo {@code
+ * subject-session} on the verified root is kept with the session and reused while its trust bundles
+ * and times hold ({@link IdModeHop#reuse}); with it off it is verified again before each use (as the
+ * original did).
  */
 @Component
 public class IdModeSubjectFlow extends HopFlow {
@@ -36,10 +36,10 @@ public class IdModeSubjectFlow extends HopFlow {
     private final IdModeHop hop;
     private final boolean keepVerified;
 
-    public IdModeSubjectFlow(DownstreamClients clients, IdModeHop hop, PoolingProperties pooling) {
+    public IdModeSubjectFlow(DownstreamClients clients, IdModeHop hop, Memos memos) {
         super(Mode.ID_MODE, clients);
         this.hop = hop;
-        this.keepVerified = pooling.remembersWork();
+        this.keepVerified = memos.settings(KeptDocument.MEMO).remembers();
     }
 
     @Override
@@ -54,15 +54,15 @@ public class IdModeSubjectFlow extends HopFlow {
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");
         }
-        KeptDocument kept = new KeptDocument(
+        KeptDocument kept = KeptDocument.idMode(
                 minted.token(), minted.artifacts(), root.result().outermost().expiresAt(), answer);
         return new MintedDocument(kept, null, claims(hop.parse(minted.token()).claims(0)));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        VerifiedIdMode root = document.established() instanceof IdModeHop.KeptAnswer kept
-                ? hop.reuse(kept).orElseGet(() -> verify(document.token(), document.artifacts()))
+        VerifiedIdMode root = document.verifiedIdMode() != null
+                ? hop.reuse(document.verifiedIdMode()).orElseGet(() -> verify(document.token(), document.artifacts()))
                 : verify(document.token(), document.artifacts());
         Outgoing extended = hop.forward(root, Role.M_TIER);
         return callMiddleTier(operation, extended, amount);

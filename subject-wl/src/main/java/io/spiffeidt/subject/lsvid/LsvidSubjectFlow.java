@@ -6,11 +6,11 @@ import io.spiffeidt.core.LayerInfo;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -30,9 +30,9 @@ import org.springframework.stereotype.Component;
  * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
  * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
- * signed with the current SVID key. The document is kept decoded and a young extension of it is
- * reused ({@link LsvidHop#forward}), except under the {@code thesis} pooling profile, where every
- * use decodes it again and signs a new extension as the original did.
+ * signed with the current SVID key. The document is kept decoded (the memo {@code subject-session})
+ * and a young extension of it is reused ({@link LsvidHop#forward}, the memo {@code lsvid-extension});
+ * with the memos off every use decodes it again and signs a new extension as the original did.
  */
 @Component
 public class LsvidSubjectFlow extends HopFlow {
@@ -40,10 +40,10 @@ public class LsvidSubjectFlow extends HopFlow {
     private final LsvidHop hop;
     private final boolean keepDecoded;
 
-    public LsvidSubjectFlow(DownstreamClients clients, LsvidHop hop, PoolingProperties pooling) {
+    public LsvidSubjectFlow(DownstreamClients clients, LsvidHop hop, Memos memos) {
         super(Mode.LSVID, clients);
         this.hop = hop;
-        this.keepDecoded = pooling.remembersWork();
+        this.keepDecoded = memos.settings(KeptDocument.MEMO).remembers();
     }
 
     @Override
@@ -59,14 +59,14 @@ public class LsvidSubjectFlow extends HopFlow {
             minted.delegation()
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
-        KeptDocument kept = new KeptDocument(
-                answer.lsvid(), null, minted.result().outermost().expiresAt(), keepDecoded ? minted.document() : null);
+        KeptDocument kept = KeptDocument.lsvid(
+                answer.lsvid(), minted.result().outermost().expiresAt(), keepDecoded ? minted.document() : null);
         return new MintedDocument(kept, null, claims(minted.result()));
     }
 
     @Override
     public AccountResponse use(KeptDocument document, String operation, Long amount) {
-        Lsvid kept = document.established() instanceof Lsvid decoded ? decoded : hop.decode(document.token());
+        Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.decode(document.token());
         Outgoing extended = hop.forward(kept, Role.M_TIER);
         return callMiddleTier(operation, extended, amount);
     }

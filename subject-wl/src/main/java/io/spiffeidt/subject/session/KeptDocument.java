@@ -1,24 +1,42 @@
 package io.spiffeidt.subject.session;
 
+import io.spiffeidt.core.lsvid.Lsvid;
+import io.spiffeidt.support.idmode.IdModeHop;
 import java.time.Instant;
 
 /**
  * A document minted for a user and mode, kept server-side: the encoded document, its side-car
  * artifacts (ID-Mode), its expiry, and what the flow established about it when it was received, so
- * that a use does not do that work again (docs/operations.md "Kept documents").
+ * that a use does not do that work again (docs/operations.md "Kept documents"; kept only while the
+ * memo {@value #MEMO} is on).
  *
  * @param token the encoded document
  * @param artifacts the ID-Mode certificate side-car, or {@code null}
  * @param expiresAt when the document expires
- * @param established the flow's result of receiving the document (LSVID: the decoded document;
- *     ID-Mode: the verified root with what its reuse depends on), or {@code null}: every use starts
- *     from {@code token} again
+ * @param decodedLsvid LSVID: the decoded document, or {@code null}: every use decodes {@code token}
+ * @param verifiedIdMode ID-Mode: the verified root with what its reuse depends on, or {@code null}:
+ *     every use verifies {@code token} again
  */
-public record KeptDocument(String token, String artifacts, Instant expiresAt, Object established) {
+public record KeptDocument(
+        String token, String artifacts, Instant expiresAt, Lsvid decodedLsvid, IdModeHop.KeptAnswer verifiedIdMode) {
+
+    /** The memo whose settings say whether what a flow established is kept with the document. */
+    public static final String MEMO = "subject-session";
 
     /** A document kept without anything established about it. */
     public KeptDocument(String token, String artifacts, Instant expiresAt) {
-        this(token, artifacts, expiresAt, null);
+        this(token, artifacts, expiresAt, null, null);
+    }
+
+    /** An LSVID document kept with its decoded form ({@code null}: none). */
+    public static KeptDocument lsvid(String token, Instant expiresAt, Lsvid decoded) {
+        return new KeptDocument(token, null, expiresAt, decoded, null);
+    }
+
+    /** An ID-Mode root kept with what its verification established ({@code null}: nothing). */
+    public static KeptDocument idMode(
+            String token, String artifacts, Instant expiresAt, IdModeHop.KeptAnswer verified) {
+        return new KeptDocument(token, artifacts, expiresAt, null, verified);
     }
 
     @Override

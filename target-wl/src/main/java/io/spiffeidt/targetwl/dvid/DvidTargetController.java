@@ -11,9 +11,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * DVID at the target (docs/design.md, DVID row): {@code sub} must be the subject workload; the account
- * is the DVID's {@code dpr}. Where the DVID is verified (here with the asserting workload's keys, or
- * remotely at the asserting workload under {@code thesis}, as in the original) is the hop's
- * business ({@link DvidHop#verify}; docs/formats/dvid.md §6).
+ * is the DVID's {@code dpr}. Where the DVID is verified (here with the asserting workload's keys
+ * while the memo {@code dvid-keys} is on, or remotely at the asserting workload with it off, as in
+ * the original) is the hop's business ({@link DvidHop#verify}; docs/formats/dvid.md §6).
  */
 @RestController
 @RequestMapping("/dvid")

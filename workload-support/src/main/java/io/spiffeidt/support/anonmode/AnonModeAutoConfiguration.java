@@ -3,9 +3,9 @@ package io.spiffeidt.support.anonmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
@@ -26,10 +26,13 @@ import org.springframework.context.annotation.Bean;
             CryptoAutoConfiguration.class,
             HopAutoConfiguration.class
         })
-@EnableConfigurationProperties({AnonModeProperties.class, PoolingProperties.class})
+@EnableConfigurationProperties(AnonModeProperties.class)
 public class AnonModeAutoConfiguration {
 
-    /** This workload's Anon-Mode hop. */
+    /**
+     * This workload's Anon-Mode hop, with the memos {@code spiffeidt.memo.anonmode-*} and {@code
+     * oauth-proof}.
+     */
     @Bean
     @ConditionalOnMissingBean
     public AnonModeHop anonModeHop(
@@ -40,10 +43,10 @@ public class AnonModeAutoConfiguration {
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
             AnonModeProperties properties,
-            PoolingProperties pooling,
+            Memos memos,
             ObjectProvider<HopServices> hopServices) {
-        AnonModeHop hop = new AnonModeHop(
-                identity, provider, profile, limits, timeRules, properties.includeIid(), pooling.remembersWork());
+        AnonModeHop hop =
+                new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid(), memos);
         hop.proofs().useVerifiedProofs(verifiedProofs);
         hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;

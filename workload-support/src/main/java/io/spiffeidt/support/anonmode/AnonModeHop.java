@@ -14,6 +14,7 @@ import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
@@ -55,11 +56,14 @@ public class AnonModeHop extends AbstractHop<String> {
     private final Provider rsaProvider;
     private final ReusedExtensions<String, String> extensions;
 
+    /** The memo of the extensions this hop signed. */
+    public static final String EXTENSION_MEMO = "anonmode-extension";
+
     /**
      * @param includeIid whether the layers this workload adds carry its SPIFFE ID
-     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same token
-     *     instead of signing a new one, and the verifier remembers the tokens it verified (every
-     *     pooling profile but {@code thesis})
+     * @param memos makes the hop's memos: {@value #EXTENSION_MEMO} (whether {@link #forward} reuses
+     *     a young extension of the same token instead of signing a new one) and the verifier's (see
+     *     {@link AnonModeVerifier#AnonModeVerifier(AnonModeSettings, Memos)})
      * @throws IllegalStateException when {@code includeIid} is on under the strict profile
      */
     public AnonModeHop(
@@ -69,7 +73,7 @@ public class AnonModeHop extends AbstractHop<String> {
             Limits limits,
             TimeRules timeRules,
             boolean includeIid,
-            boolean reuseExtensions) {
+            Memos memos) {
         super(Mode.ANON_MODE, identity);
         try {
             this.settings =
@@ -78,11 +82,8 @@ public class AnonModeHop extends AbstractHop<String> {
             throw new IllegalStateException("spiffeidt.anon-mode.include-iid needs "
                     + "spiffeidt.verification.profile=original-compatible (strict verifiers reject iid)");
         }
-        int remembered = reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0;
-        this.extensions = new ReusedExtensions<>(remembered);
-        // tokens are remembered where extensions are reused, as the hops before this one then send
-        // the same text again; otherwise every outermost layer is new
-        this.verifier = new AnonModeVerifier(settings, reuseExtensions ? AnonModeVerifier.DEFAULT_TOKEN_CACHE_SIZE : 0);
+        this.extensions = new ReusedExtensions<>(memos, EXTENSION_MEMO);
+        this.verifier = new AnonModeVerifier(settings, memos);
         this.extender = new AnonModeExtender(settings, NonceSource.secureRandom());
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
         // that has RSA checks it
@@ -96,8 +97,7 @@ public class AnonModeHop extends AbstractHop<String> {
     }
 
     /**
-     * The verifier (roots addressed to the subject workload). It remembers the tokens it verified
-     * only when this hop reuses extensions.
+     * The verifier (roots addressed to the subject workload).
      */
     public AnonModeVerifier verifier() {
         return verifier;
@@ -120,7 +120,7 @@ public class AnonModeHop extends AbstractHop<String> {
      * key the token carries, not with the SVID); otherwise a new layer is signed.
      */
     public String forward(String token) {
-        String kept = extensions.find(token, null, settings.timeRules().now());
+        String kept = extensions.find(token, null);
         if (kept != null) {
             return kept;
         }
@@ -129,9 +129,9 @@ public class AnonModeHop extends AbstractHop<String> {
         return extended.token();
     }
 
-    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    /** Whether {@link #forward} reuses young extensions (the memo {@value #EXTENSION_MEMO}). */
     public boolean reusesExtensions() {
-        return extensions.capacity() > 0;
+        return extensions.remembers();
     }
 
     /** How many times {@link #forward} reused an extension since start. */

@@ -63,13 +63,4 @@ public record PoolingProperties(
                 maxConnections,
                 d.validateAfterInactivity());
     }
-
-    /**
-     * Whether what one request established may serve the next (remembered tokens and proofs, kept
-     * documents): under every profile but {@code thesis}, which does it all per request as the
-     * original did.
-     */
-    public boolean remembersWork() {
-        return profile != PoolingProfile.THESIS;
-    }
 }

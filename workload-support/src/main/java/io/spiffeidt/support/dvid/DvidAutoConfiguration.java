@@ -3,9 +3,9 @@ package io.spiffeidt.support.dvid;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
@@ -15,7 +15,6 @@ import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The DVID hop of this workload. */
@@ -26,10 +25,12 @@ import org.springframework.context.annotation.Bean;
             CryptoAutoConfiguration.class,
             HopAutoConfiguration.class
         })
-@EnableConfigurationProperties(PoolingProperties.class)
 public class DvidAutoConfiguration {
 
-    /** This workload's DVID hop. */
+    /**
+     * This workload's DVID hop, with the memos {@code spiffeidt.memo.dvid-keys} (whether DVIDs are
+     * verified locally) and {@code oauth-proof}.
+     */
     @Bean
     @ConditionalOnMissingBean
     public DvidHop dvidHop(
@@ -39,11 +40,11 @@ public class DvidAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
-            PoolingProperties pooling,
+            Memos memos,
             ObjectProvider<HopServices> hopServices) {
-        DvidHop hop = new DvidHop(identity, provider, profile, limits, timeRules);
+        DvidHop hop = new DvidHop(identity, provider, profile, limits, timeRules, memos);
         hop.proofs().useVerifiedProofs(verifiedProofs);
-        hop.connect(hopServices.getIfAvailable(HopServices::standalone), pooling.remembersWork());
+        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;
     }
 }

@@ -16,12 +16,13 @@ import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.jws.CompactJws;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
-import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -53,13 +54,14 @@ import java.time.Duration;
  */
 public class DvidHop extends AbstractHop<VerifiedDvid> {
 
+    /** The memo of the asserting workload's key set: on, a tier verifies DVIDs itself. */
+    public static final String KEYS_MEMO = "dvid-keys";
+
     private final ProofCheck proofCheck;
+    private final MemoSettings keysMemo;
 
     private final Provider provider;
     private final DvidSettings settings;
-
-    /** Whether this workload remembers work ({@code spiffeidt.pooling.profile} other than thesis). */
-    private volatile boolean remembersWork;
 
     /** The verifier of {@link #validatesLocally()}, built at the first use. */
     private volatile DvidVerifier here;
@@ -69,8 +71,10 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
             SignatureProvider provider,
             VerificationProfile profile,
             Limits limits,
-            TimeRules timeRules) {
+            TimeRules timeRules,
+            Memos memos) {
         super(Mode.DVID, identity);
+        this.keysMemo = memos.settings(KEYS_MEMO);
         this.provider = provider.provider();
         this.settings = new DvidSettings(
                 identity.idOf(Role.ASSERTING_WL),
@@ -84,33 +88,21 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
     }
 
     /**
-     * {@link #connect(HopServices)}, and whether this workload remembers work (every pooling profile
-     * but {@code thesis}), which decides {@link #validatesLocally()} and {@link
-     * #introspectsInOneCall()}.
-     */
-    public void connect(HopServices services, boolean remembersWork) {
-        connect(services);
-        this.remembersWork = remembersWork;
-    }
-
-    /**
      * Whether {@link #verify(Received, Caller)} verifies here, with the asserting workload's keys
      * this workload holds ({@link DvidKeySet}), instead of asking the asserting workload: at the
-     * target, outside the {@code thesis} profile (docs/formats/dvid.md §6, "Where a DVID is
-     * verified"). Under {@code thesis} every DVID is validated remotely, as in the original.
+     * target, while the memo {@value #KEYS_MEMO} is on (docs/formats/dvid.md §6, "Where a DVID is
+     * verified"). With it off every DVID is validated remotely, as in the original.
      */
     public boolean validatesLocally() {
-        return remembersWork && self().equals(idOf(Role.TARGET_WL));
+        return verifiesLocally() && self().equals(idOf(Role.TARGET_WL));
     }
 
     /**
-     * Whether {@link #verifyIntrospected} asks for the validation and the introspection in one call
-     * ({@code /dvid/validate} with {@code "introspect": true}), so that the asserting workload
-     * verifies the DVID once per request: outside the {@code thesis} profile; under it they are two
-     * calls, as in the original.
+     * Whether the memo {@value #KEYS_MEMO} of the asserting workload's key set is on: then the target
+     * verifies DVIDs itself ({@link #validatesLocally()}) instead of asking the asserting workload.
      */
-    public boolean introspectsInOneCall() {
-        return remembersWork;
+    public boolean verifiesLocally() {
+        return keysMemo.remembers();
     }
 
     /** The verification settings, pinned to the asserting workload. */
@@ -151,6 +143,14 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
      */
     public DvidVerifier verifier(DvidKeyResolver keys, IdpKeyResolver idpKeys) {
         return new DvidVerifier(settings, provider, keys, idpKeys);
+    }
+
+    /**
+     * Whether the middle tier introspects a DVID in one call, offering the digest of the proof it
+     * holds (the memo {@code oauth-proof} on), rather than in two, as the original did.
+     */
+    public boolean introspectsInOneCall() {
+        return proofCheck.remembers();
     }
 
     /**
@@ -276,11 +276,13 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
             synchronized (this) {
                 verifier = here;
                 if (verifier == null) {
+                    Duration ttl = keysMemo.ttl() == null ? DvidKeySet.MAX_AGE : keysMemo.ttl();
                     verifier = verifier(
                             new DvidKeySet(
                                     this::fetchKeys,
                                     provider,
-                                    settings.timeRules().clock()),
+                                    settings.timeRules().clock(),
+                                    ttl),
                             services().requireIdpKeys());
                     here = verifier;
                 }

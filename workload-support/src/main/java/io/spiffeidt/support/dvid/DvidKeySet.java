@@ -1,70 +1,121 @@
 package io.spiffeidt.support.dvid;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.JWKSetBasedJWKSource;
+import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
+import com.nimbusds.jose.jwk.source.JWKSetSource;
+import com.nimbusds.jose.jwk.source.JWKSetUnavailableException;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
+import com.nimbusds.jose.proc.SecurityContext;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
 import io.spiffeidt.core.dvid.DvidKeys;
 import java.security.Provider;
 import java.security.PublicKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * The asserting workload's DVID keys as a workload that verifies DVIDs itself holds them
- * (docs/formats/dvid.md §3 step 2): its JWKS ({@code GET /dvid/keys}), fetched at the first use and
- * again at the first use after {@link #MAX_AGE}; a {@code kid} it does not hold makes it fetch again,
- * at most once per {@link #UNKNOWN_KID_INTERVAL}.
+ * (docs/formats/dvid.md §3 step 2): its JWKS ({@code GET /dvid/keys}) held by nimbus' JWK set
+ * source ({@link JWKSourceBuilder}): fetched at the first use and again at the first use after
+ * its TTL ({@code spiffeidt.memo.dvid-keys.ttl}, default {@link #MAX_AGE}); a {@code kid} it does
+ * not hold makes it fetch again, within nimbus' rate limit (two fetches per {@link
+ * #UNKNOWN_KID_INTERVAL}, whatever asked for them).
  *
- * <p>Fails closed: a key set that could not be fetched or read, or is older than {@link #MAX_AGE}
- * and could not be fetched again, serves no key ({@link ErrorCode#UPSTREAM_UNAVAILABLE}); a key that
- * left the asserting workload's set is gone here at the latest {@link #MAX_AGE} later.
+ * <p>Fails closed: a key set that could not be fetched or read, or is older than its TTL and could
+ * not be fetched again, serves no key ({@link ErrorCode#UPSTREAM_UNAVAILABLE}); a key that left the
+ * asserting workload's set is gone here at the latest one TTL later. So nimbus' outage tolerance
+ * (serving an expired set while the source is down) stays off; so does its refresh-ahead (a
+ * background fetch on its executor shortly before the TTL ends), which would take fetches from the
+ * rate limit an unknown {@code kid} needs, for a fetch every five minutes. Every JWKS is read by
+ * {@link DvidKeys#parse} (its rules, the provider's keys) before nimbus holds it.
  *
  * <p>Thread safety: thread safe; one fetch at a time, the others wait for its result.
  */
 public final class DvidKeySet implements DvidKeyResolver {
 
-    /** The longest a fetched key set serves. */
+    /** How long a fetched key set serves by default. */
     public static final Duration MAX_AGE = Duration.ofMinutes(5);
 
-    /** The shortest time between two fetches made for an unknown {@code kid}. */
+    /** The interval in which at most two fetches are made. */
     public static final Duration UNKNOWN_KID_INTERVAL = Duration.ofSeconds(30);
 
-    private record Fetched(Map<String, PublicKey> keys, Instant at) {}
+    /** The longest a caller waits for another thread's fetch. */
+    private static final long REFRESH_TIMEOUT_MILLIS = 15_000;
 
-    private final Supplier<String> fetch;
+    /** The keys of one fetched set, built once with the provider. */
+    private record Parsed(JWKSet set, Map<String, PublicKey> keys) {}
+
+    private final JWKSetSource<SecurityContext> source;
     private final Provider provider;
     private final Clock clock;
+    private volatile Parsed last;
 
-    private volatile Fetched current;
-    /** When the last fetch was tried; guarded by {@code this}. */
-    private Instant lastAttempt;
+    /** A key set held for {@link #MAX_AGE}. */
+    public DvidKeySet(Supplier<String> fetch, Provider provider, Clock clock) {
+        this(fetch, provider, clock, MAX_AGE);
+    }
 
     /**
      * @param fetch returns the asserting workload's JWKS text; throws {@link AssertionException}
      *     (or another runtime exception) when it cannot
      * @param provider builds the keys
      * @param clock the time the ages are measured in
+     * @param maxAge how long a fetched key set serves
      */
-    public DvidKeySet(Supplier<String> fetch, Provider provider, Clock clock) {
-        this.fetch = Objects.requireNonNull(fetch, "fetch");
+    public DvidKeySet(Supplier<String> fetch, Provider provider, Clock clock, Duration maxAge) {
+        Objects.requireNonNull(fetch, "fetch");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.clock = Objects.requireNonNull(clock, "clock");
+        JWKSetSource<SecurityContext> fetching = new JWKSetSource<>() {
+            @Override
+            public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator refresh, long time, SecurityContext context)
+                    throws KeySourceException {
+                return fetch(fetch);
+            }
+
+            @Override
+            public void close() {}
+        };
+        JWKSetBasedJWKSource<SecurityContext> built =
+                (JWKSetBasedJWKSource<SecurityContext>) JWKSourceBuilder.create(fetching)
+                        .retrying(false)
+                        .outageTolerant(false)
+                        .rateLimited(UNKNOWN_KID_INTERVAL.toMillis())
+                        .refreshAheadCache(false)
+                        .cache(maxAge.toMillis(), REFRESH_TIMEOUT_MILLIS)
+                        .build();
+        // asked directly, so that the sources measure time with this clock
+        this.source = built.getJWKSetSource();
     }
 
     @Override
     public PublicKey resolve(String kid) {
-        Instant now = clock.instant();
-        Fetched seen = current;
-        if (seen == null || !now.isBefore(seen.at().plus(MAX_AGE))) {
-            seen = refresh(seen, now, false);
-        }
-        PublicKey key = seen.keys().get(kid);
+        long now = clock.millis();
+        JWKSet held = get(JWKSetCacheRefreshEvaluator.noRefresh(), now, false);
+        PublicKey key = key(held, kid);
         if (key == null) {
-            key = refresh(seen, now, true).keys().get(kid);
+            try {
+                key = key(get(JWKSetCacheRefreshEvaluator.referenceComparison(held), now, true), kid);
+            } catch (RateLimited e) {
+                key = null;
+            }
         }
         if (key == null) {
             throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown DVID key id");
@@ -72,28 +123,67 @@ public final class DvidKeySet implements DvidKeyResolver {
         return key;
     }
 
-    private synchronized Fetched refresh(Fetched seen, Instant now, boolean forUnknownKid) {
-        Fetched held = current;
-        if (held != seen && held != null && now.isBefore(held.at().plus(MAX_AGE))) {
-            // another thread fetched meanwhile
-            return held;
+    /** Thrown by {@link #get} when a refresh for an unknown {@code kid} hit the rate limit. */
+    private static final class RateLimited extends RuntimeException {
+        RateLimited() {
+            super(null, null, false, false);
         }
-        if (forUnknownKid && lastAttempt != null && now.isBefore(lastAttempt.plus(UNKNOWN_KID_INTERVAL))) {
-            return held;
+    }
+
+    private JWKSet get(JWKSetCacheRefreshEvaluator refresh, long now, boolean forUnknownKid) {
+        try {
+            return source.getJWKSet(refresh, now, null);
+        } catch (RateLimitReachedException e) {
+            if (forUnknownKid) {
+                throw new RateLimited();
+            }
+            throw unavailable(e);
+        } catch (KeySourceException e) {
+            throw unavailable(e);
         }
-        lastAttempt = now;
+    }
+
+    private static AssertionException unavailable(KeySourceException e) {
+        ErrorCode code = e.getCause() instanceof AssertionException a ? a.code() : null;
+        return new AssertionException(
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+                "the asserting workload's DVID keys could not be fetched" + (code == null ? "" : " (" + code + ")"),
+                e);
+    }
+
+    private PublicKey key(JWKSet set, String kid) {
+        Parsed p = last;
+        if (p != null && p.set() == set) {
+            return p.keys().get(kid);
+        }
+        JWK jwk = set.getKeyByKeyId(kid);
+        try {
+            if (jwk instanceof ECKey ec) {
+                return ec.toECPublicKey(provider);
+            }
+            return jwk instanceof RSAKey rsa ? rsa.toRSAPublicKey() : null;
+        } catch (JOSEException e) {
+            return null;
+        }
+    }
+
+    private JWKSet fetch(Supplier<String> fetch) throws KeySourceException {
         Map<String, PublicKey> keys;
         try {
             keys = DvidKeys.parse(fetch.get(), provider);
         } catch (RuntimeException e) {
-            ErrorCode code = e instanceof AssertionException a ? a.code() : null;
-            throw new AssertionException(
-                    ErrorCode.UPSTREAM_UNAVAILABLE,
-                    "the asserting workload's DVID keys could not be fetched" + (code == null ? "" : " (" + code + ")"),
-                    e);
+            throw new JWKSetUnavailableException("the asserting workload's DVID keys could not be fetched", e);
         }
-        Fetched fetched = new Fetched(keys, now);
-        current = fetched;
-        return fetched;
+        List<JWK> jwks = new ArrayList<>(keys.size());
+        keys.forEach((kid, key) -> {
+            if (key instanceof ECPublicKey ec) {
+                jwks.add(new ECKey.Builder(Curve.P_256, ec).keyID(kid).build());
+            } else if (key instanceof RSAPublicKey rsa) {
+                jwks.add(new RSAKey.Builder(rsa).keyID(kid).build());
+            }
+        });
+        JWKSet set = new JWKSet(jwks);
+        last = new Parsed(set, Map.copyOf(keys));
+        return set;
     }
 }

@@ -3,9 +3,9 @@ package io.spiffeidt.support.idmode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
@@ -15,7 +15,6 @@ import io.spiffeidt.support.identity.WorkloadIdentity;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The ID-Mode hop of this workload. */
@@ -26,10 +25,12 @@ import org.springframework.context.annotation.Bean;
             CryptoAutoConfiguration.class,
             HopAutoConfiguration.class
         })
-@EnableConfigurationProperties(PoolingProperties.class)
 public class IdModeAutoConfiguration {
 
-    /** This workload's ID-Mode hop: its verifier and the layers it signs. */
+    /**
+     * This workload's ID-Mode hop: its verifier and the layers it signs, with the memos {@code
+     * spiffeidt.memo.idmode-*} and {@code oauth-proof}.
+     */
     @Bean
     @ConditionalOnMissingBean
     public IdModeHop idModeHop(
@@ -39,9 +40,9 @@ public class IdModeAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             VerifiedProofs verifiedProofs,
-            PoolingProperties pooling,
+            Memos memos,
             ObjectProvider<HopServices> hopServices) {
-        IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules, pooling.remembersWork());
+        IdModeHop hop = new IdModeHop(identity, provider, profile, limits, timeRules, memos);
         hop.proofs().useVerifiedProofs(verifiedProofs);
         hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;

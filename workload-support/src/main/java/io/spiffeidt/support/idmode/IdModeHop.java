@@ -19,6 +19,7 @@ import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
@@ -67,6 +68,9 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     private final VerificationProfile profile;
     private final ReusedExtensions<SameToken, Forwarded> extensions;
 
+    /** The memo of the extensions this hop signed. */
+    public static final String EXTENSION_MEMO = "idmode-extension";
+
     /** An extended token and its artifacts in JSON form, as {@link #forward} gives them. */
     public record Forwarded(IdModePresentation presentation, String artifacts) {}
 
@@ -76,9 +80,9 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     /**
      * A hop.
      *
-     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same token for
-     *     the same audience instead of signing a new one, and the verifier remembers the tokens it
-     *     verified (every pooling profile but {@code thesis})
+     * @param memos makes the hop's memos: {@value #EXTENSION_MEMO} (whether {@link #forward} reuses
+     *     a young extension of the same token for the same audience instead of signing a new one) and
+     *     the verifier's (see {@link IdModeVerifier#IdModeVerifier(IdModeSettings, Provider, Memos)})
      */
     public IdModeHop(
             WorkloadIdentity identity,
@@ -86,20 +90,16 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
             VerificationProfile profile,
             Limits limits,
             TimeRules timeRules,
-            boolean reuseExtensions) {
+            Memos memos) {
         super(Mode.ID_MODE, identity);
         this.provider = provider.provider();
         this.limits = limits;
         this.timeRules = timeRules;
-        int remembered = reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0;
-        this.extensions = new ReusedExtensions<>(remembered);
-        // tokens are remembered where extensions are reused, as the hops before this one then send
-        // the same text again; otherwise every outermost layer is new
+        this.extensions = new ReusedExtensions<>(memos, EXTENSION_MEMO);
         this.verifier = new IdModeVerifier(
                 new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules),
                 this.provider,
-                IdModeVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                reuseExtensions ? IdModeVerifier.DEFAULT_TOKEN_CACHE_SIZE : 0);
+                memos);
         this.credentials =
                 new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
@@ -237,7 +237,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
         IdModeCredentials self = credentials.get();
         IdModePresentation received = verified.presentation();
         SameToken same = new SameToken(received.token(), received.artifacts().toBase64(), audience);
-        Forwarded kept = extensions.find(same, self, timeRules.now());
+        Forwarded kept = extensions.find(same, self);
         if (kept != null) {
             return kept;
         }
@@ -248,9 +248,9 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
         return fresh;
     }
 
-    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    /** Whether {@link #forward} reuses young extensions (the memo {@value #EXTENSION_MEMO}). */
     public boolean reusesExtensions() {
-        return extensions.capacity() > 0;
+        return extensions.remembers();
     }
 
     /** How many times {@link #forward} reused an extension since start. */

@@ -3,9 +3,9 @@ package io.spiffeidt.support.lsvid;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.VerificationProperties;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Bean;
             CryptoAutoConfiguration.class,
             HopAutoConfiguration.class
         })
-@EnableConfigurationProperties({VerificationProperties.class, PoolingProperties.class})
+@EnableConfigurationProperties(VerificationProperties.class)
 public class LsvidAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LsvidAutoConfiguration.class);
@@ -47,9 +47,9 @@ public class LsvidAutoConfiguration {
     }
 
     /**
-     * This workload's LSVID hop: its base, extensions, and verification. Young extensions are reused
-     * (issue 13) under every pooling profile but {@code thesis}, which signs one per request as the
-     * original did.
+     * This workload's LSVID hop: its base, extensions, and verification, with the memos {@code
+     * spiffeidt.memo.lsvid-*} (young extensions reused, issue 13; with them off it signs one per
+     * request as the original did).
      */
     @Bean
     @ConditionalOnMissingBean
@@ -60,10 +60,9 @@ public class LsvidAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
-            PoolingProperties pooling,
+            Memos memos,
             ObjectProvider<HopServices> hopServices) {
-        LsvidHop hop =
-                new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, pooling.remembersWork());
+        LsvidHop hop = new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, memos);
         hop.connect(hopServices.getIfAvailable(HopServices::standalone));
         return hop;
     }

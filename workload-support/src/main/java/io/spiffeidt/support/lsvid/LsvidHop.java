@@ -21,6 +21,7 @@ import io.spiffeidt.core.lsvid.LsvidToken;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
@@ -57,7 +58,11 @@ public class LsvidHop extends AbstractHop<Lsvid> {
     private final LsvidBaseBuilder bases;
     private final LsvidExtender extender;
     private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
+    private final Memos memos;
     private final ReusedExtensions<SameDocument, Extension> extensions;
+
+    /** The memo of the extensions this hop signed. */
+    public static final String EXTENSION_MEMO = "lsvid-extension";
 
     /**
      * What a reused extension is found by: the very document instance it extended (identity, not
@@ -92,9 +97,9 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      *
      * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
      *     original-compatible profile
-     * @param reuseExtensions whether {@link #forward} reuses a young extension of the same document
-     *     for the same audience instead of signing a new one (every pooling profile but {@code
-     *     thesis})
+     * @param memos makes the hop's memos: {@code lsvid-extension} (whether {@link #forward} reuses
+     *     a young extension of the same document for the same audience instead of signing a new one)
+     *     and the verifier's (see {@link LsvidVerifier#LsvidVerifier(LsvidSettings, Memos)})
      */
     public LsvidHop(
             WorkloadIdentity identity,
@@ -103,9 +108,10 @@ public class LsvidHop extends AbstractHop<Lsvid> {
             Limits limits,
             TimeRules timeRules,
             LsvidV1IssuerKeys v1IssuerKeys,
-            boolean reuseExtensions) {
+            Memos memos) {
         super(Mode.LSVID, identity);
-        this.extensions = new ReusedExtensions<>(reuseExtensions ? ReusedExtensions.DEFAULT_CAPACITY : 0);
+        this.memos = memos;
+        this.extensions = new ReusedExtensions<>(memos, EXTENSION_MEMO);
         this.profile = profile;
         this.limits = limits;
         this.timeRules = timeRules;
@@ -125,18 +131,13 @@ public class LsvidHop extends AbstractHop<Lsvid> {
         return LsvidCodec.decode(encoded, limits);
     }
 
-    /**
-     * The verifier for the current trust bundle (rebuilt when the bundle changes). It remembers
-     * decoded documents and outermost layers only when this hop reuses extensions.
-     */
+    /** The verifier for the current trust bundle (rebuilt, with new memos, when the bundle changes). */
     public LsvidVerifier verifier() {
         TrustBundle bundle = identity.bundle();
         LsvidVerifier current = verifier.get();
         if (current != null && current.settings().trustBundle().equals(bundle)) {
             return current;
         }
-        // documents and outermost layers are remembered where extensions are reused, as the hops
-        // before this one then send the same bytes again; otherwise every outermost layer is new
         LsvidVerifier fresh = new LsvidVerifier(
                 new LsvidSettings(
                         identity.idOf(Role.ASSERTING_WL),
@@ -146,9 +147,7 @@ public class LsvidHop extends AbstractHop<Lsvid> {
                         timeRules,
                         v1IssuerKeys.keys(),
                         provider),
-                LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE,
-                extensions.capacity() > 0 ? LsvidVerifier.DEFAULT_CHAIN_CACHE_SIZE : 0);
+                memos);
         verifier.set(fresh);
         return fresh;
     }
@@ -179,7 +178,7 @@ public class LsvidHop extends AbstractHop<Lsvid> {
         PrivateKey key = svid.getPrivateKey();
         LsvidToken base = bases.current(svid.getChain(), key);
         SameDocument same = new SameDocument(document, audience);
-        Extension kept = extensions.find(same, base, timeRules.now());
+        Extension kept = extensions.find(same, base);
         if (kept != null) {
             return kept;
         }
@@ -190,9 +189,9 @@ public class LsvidHop extends AbstractHop<Lsvid> {
         return fresh;
     }
 
-    /** Whether {@link #forward} reuses young extensions (every pooling profile but {@code thesis}). */
+    /** Whether {@link #forward} reuses young extensions (the memo {@value #EXTENSION_MEMO}). */
     public boolean reusesExtensions() {
-        return extensions.capacity() > 0;
+        return extensions.remembers();
     }
 
     /** How many times {@link #forward} reused an extension since start. */

@@ -45,9 +45,6 @@ public class OperationMetrics {
     /** Counter of OAuth proof checks by the memo's answer ({@code result}: {@code hit}, {@code miss}). */
     public static final String PROOF_MEMO = "spiffeidt.proof.memo";
 
-    /** Counter of access token verifications by how the memo of verified tokens answered. */
-    public static final String TOKEN_MEMO = "spiffeidt.token.memo";
-
     /** The document size summary name. */
     public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
 
@@ -139,19 +136,6 @@ public class OperationMetrics {
                 PROOF_MEMO,
                 "OAuth proof checks: verified in full (miss), answered by the memo of verified proofs"
                         + " (hit), or answered unchanged by introspection without the proof (unchanged)",
-                mode,
-                result);
-    }
-
-    /**
-     * Counts one access token verification by how the memo of verified tokens answered: {@code hit}
-     * (the exact token verified before, within its time) or {@code miss} (verified in full).
-     */
-    public void countTokenMemo(Mode mode, String result) {
-        countMemo(
-                TOKEN_MEMO,
-                "OAuth access token verifications: verified in full (miss) or answered by the memo of"
-                        + " verified tokens (hit)",
                 mode,
                 result);
     }

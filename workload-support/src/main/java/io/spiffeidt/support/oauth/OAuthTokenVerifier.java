@@ -35,6 +35,7 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -84,7 +85,7 @@ import org.slf4j.LoggerFactory;
  *
  * Every failure but an unreachable IdP is an {@link InvalidAccessTokenException} (RFC 6750 {@code
  * invalid_token}). The whole verification is timed as {@code oauth_verify}. Nothing here logs or
- * returns the token. With a memo ({@link VerifiedTokens}, {@code spiffeidt.token-memo}), a token that
+ * returns the token. With a memo ({@link VerifiedTokens}, {@code spiffeidt.memo.oauth-token}), a token that
  * verified is answered from the memo by its exact text for a bounded time.
  *
  * <p>Thread safety: thread safe; JWKS sources and processors are created lazily per issuer and
@@ -115,9 +116,9 @@ public class OAuthTokenVerifier implements Closeable {
     private final VerifiedTokens memo;
 
     /**
-     * A verifier that remembers up to {@code memoEntries} verified tokens, each for at most {@code
-     * memoTtl}, the JWKS cache's TTL and the token's {@code exp} ({@link VerifiedTokens}); nothing when
-     * the JWKS is fetched on every call.
+     * A verifier that remembers verified tokens in the memo {@code oauth-token} of {@code memos},
+     * each for at most the memo's TTL, the JWKS cache's TTL and the token's {@code exp} ({@link
+     * VerifiedTokens}); nothing when the JWKS is fetched on every call.
      *
      * @param settings issuers, cache mode
      * @param timeRules clock and skew
@@ -125,8 +126,7 @@ public class OAuthTokenVerifier implements Closeable {
      * @param metrics where {@code oauth_verify} and {@code jwks_fetch} go
      * @param connectTimeout IdP connect timeout
      * @param readTimeout IdP read timeout
-     * @param memoEntries tokens remembered at most (0: every call verifies in full)
-     * @param memoTtl how long a verified token is remembered at most
+     * @param memos makes the memo of verified tokens ({@link Memos#none()}: every call verifies in full)
      */
     public OAuthTokenVerifier(
             OAuthProperties settings,
@@ -135,8 +135,7 @@ public class OAuthTokenVerifier implements Closeable {
             OperationMetrics metrics,
             Duration connectTimeout,
             Duration readTimeout,
-            int memoEntries,
-            Duration memoTtl) {
+            Memos memos) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timeRules = Objects.requireNonNull(timeRules, "timeRules");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -148,10 +147,8 @@ public class OAuthTokenVerifier implements Closeable {
             byName.put(issuer.issuer(), issuer);
         }
         this.issuers = Map.copyOf(byName);
-        Objects.requireNonNull(memoTtl, "memoTtl");
         boolean keysCached = settings.jwksCache() != JwksCacheMode.NONE;
-        Duration ttl = memoTtl.compareTo(settings.cacheTtl()) < 0 ? memoTtl : settings.cacheTtl();
-        this.memo = new VerifiedTokens(keysCached ? memoEntries : 0, ttl);
+        this.memo = new VerifiedTokens(memos, keysCached ? settings.cacheTtl() : null);
     }
 
     /**
@@ -169,20 +166,17 @@ public class OAuthTokenVerifier implements Closeable {
             if (!memo.enabled() || accessToken == null || accessToken.length() > MAX_TOKEN_LENGTH) {
                 return doVerify(mode, accessToken);
             }
-            Instant now = timeRules.now();
-            VerifiedOAuthToken known = memo.get(accessToken, now);
+            VerifiedOAuthToken known = memo.get(accessToken);
             if (known != null) {
-                metrics.countTokenMemo(mode, "hit");
                 return known;
             }
             VerifiedOAuthToken verified = doVerify(mode, accessToken);
-            memo.remember(accessToken, verified, now);
-            metrics.countTokenMemo(mode, "miss");
+            memo.remember(accessToken, verified);
             return verified;
         });
     }
 
-    /** Whether verified tokens are remembered ({@code spiffeidt.token-memo}). */
+    /** Whether verified tokens are remembered ({@code spiffeidt.memo.oauth-token}). */
     public boolean remembersTokens() {
         return memo.enabled();
     }

@@ -11,6 +11,7 @@ import io.spiffeidt.core.dvid.DvidKeyResolver;
 import io.spiffeidt.core.dvid.DvidMintRequest;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.VerifiedDvid;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopServices;
@@ -24,6 +25,7 @@ import io.spiffeidt.support.testing.TestIdentities;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link DvidHop} on the hop contract: where a DVID is verified is the hop's choice (the target
- * verifies it here outside {@code thesis}, the middle tier asks the asserting workload and gets the
+ * verifies it here while the memo {@code dvid-keys} is on, the middle tier asks the asserting workload and gets the
  * introspection in the same call), a DVID goes on unchanged, and minting is timed where it happens.
  */
 class DvidHopTests {
@@ -48,17 +50,15 @@ class DvidHopTests {
             new SecureRandom());
 
     @Test
-    void validatesLocallyWhenTargetRemembersWorkThenTrueAndNowhereElse() {
-        target.connect(HopServices.standalone(), true);
-        mTier.connect(HopServices.standalone(), true);
-        assertThat(target.validatesLocally()).isTrue();
-        assertThat(mTier.validatesLocally()).isFalse();
-        assertThat(mTier.introspectsInOneCall()).isTrue();
+    void validatesLocallyWhenTargetWithTheKeySetMemoThenTrueAndNowhereElse() {
+        Memos on = TestHops.memos(Clock.systemUTC(), true);
+        DvidHop targetWithMemos = TestHops.dvid(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL), on);
+        DvidHop mTierWithMemos = TestHops.dvid(Role.M_TIER, TestIdentities.source(Role.M_TIER), on);
 
-        target.connect(HopServices.standalone(), false);
-        mTier.connect(HopServices.standalone(), false);
+        assertThat(targetWithMemos.validatesLocally()).isTrue();
+        assertThat(mTierWithMemos.validatesLocally()).isFalse();
         assertThat(target.validatesLocally()).isFalse();
-        assertThat(mTier.introspectsInOneCall()).isFalse();
+        assertThat(target.verifiesLocally()).isFalse();
     }
 
     @Test

@@ -64,33 +64,36 @@ class DvidKeySetTests {
 
         assertThatAssertion(() -> keys.resolve(FIRST_KID)).hasCode(ErrorCode.UNTRUSTED_KEY);
         assertThat(keys.resolve(SECOND_KID)).isEqualTo(SECOND);
-        assertThat(fetches).hasValue(2);
+        // the old set's refresh, and one more for the unknown kid
+        assertThat(fetches).hasValue(3);
     }
 
     @Test
-    void resolveWhenUnknownKidThenFetchesAtMostOncePerInterval() {
+    void resolveWhenUnknownKidThenFetchesAgainAtMostTwicePerInterval() {
         assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
-        clock.advance(DvidKeySet.UNKNOWN_KID_INTERVAL.minusSeconds(1));
+        clock.advance(Duration.ofSeconds(1));
         published = () -> DvidKeys.jwks(FIRST, SECOND);
 
-        // too soon after the first fetch: no new fetch, and the new key is not known yet
-        assertThatAssertion(() -> keys.resolve(SECOND_KID)).hasCode(ErrorCode.UNTRUSTED_KEY);
-        assertThatAssertion(() -> keys.resolve("nope")).hasCode(ErrorCode.UNTRUSTED_KEY);
-        assertThat(fetches).hasValue(1);
-
-        clock.advance(Duration.ofSeconds(1));
+        // a rotated key is found at once
         assertThat(keys.resolve(SECOND_KID)).isEqualTo(SECOND);
         assertThat(fetches).hasValue(2);
-        // a flood of unknown kids costs one fetch per interval
+        // a flood of unknown kids costs no more fetch in this interval
         for (int i = 0; i < 10; i++) {
             assertThatAssertion(() -> keys.resolve("nope")).hasCode(ErrorCode.UNTRUSTED_KEY);
         }
         assertThat(fetches).hasValue(2);
+
+        // and two in the next
+        clock.advance(DvidKeySet.UNKNOWN_KID_INTERVAL);
+        for (int i = 0; i < 10; i++) {
+            assertThatAssertion(() -> keys.resolve("nope")).hasCode(ErrorCode.UNTRUSTED_KEY);
+        }
+        assertThat(fetches).hasValue(4);
         assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
     }
 
     @Test
-    void resolveWhenFetchFailsThenUpstreamUnavailableAndTriedAgainNextTime() {
+    void resolveWhenFetchFailsThenUpstreamUnavailableAndTriedAgainWithinTheRateLimit() {
         published = () -> {
             throw new AssertionException(ErrorCode.UPSTREAM_UNAVAILABLE, "asserting-wl unavailable");
         };
@@ -99,6 +102,11 @@ class DvidKeySetTests {
         assertThat(fetches).hasValue(2);
 
         published = () -> DvidKeys.jwks(FIRST);
+        assertThatAssertion(() -> keys.resolve(FIRST_KID))
+                .as("rate limited: no third fetch in the interval")
+                .hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThat(fetches).hasValue(2);
+        clock.advance(DvidKeySet.UNKNOWN_KID_INTERVAL);
         assertThat(keys.resolve(FIRST_KID)).isEqualTo(FIRST);
     }
 

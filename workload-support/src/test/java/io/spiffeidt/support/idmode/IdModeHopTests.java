@@ -12,6 +12,7 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityProperties;
@@ -135,6 +136,6 @@ class IdModeHopTests {
                 VerificationProfile.STRICT,
                 Limits.defaults(),
                 TimeRules.defaults(Clock.systemUTC()),
-                false);
+                Memos.none());
     }
 }

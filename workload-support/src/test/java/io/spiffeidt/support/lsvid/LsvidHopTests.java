@@ -18,6 +18,7 @@ import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.testing.StaticX509Source;
+import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.testkit.MutableClock;
 import java.time.Clock;
@@ -182,6 +183,6 @@ class LsvidHopTests {
                 Limits.defaults(),
                 TimeRules.defaults(clock),
                 LsvidV1IssuerKeys.none(),
-                reuseExtensions);
+                TestHops.memos(clock, reuseExtensions));
     }
 }

@@ -74,8 +74,6 @@ class OperationMetricsTests {
         metrics.record(Mode.LSVID, Operation.EXTEND, "success", 3_000);
         metrics.record(Mode.ID_MODE, Operation.VALIDATE, "success", 4_000);
         metrics.record(Mode.LSVID, Operation.VALIDATE, "success", 5_000);
-        metrics.countTokenMemo(Mode.LSVID, "hit");
-        metrics.countTokenMemo(Mode.LSVID, "miss");
         metrics.countProofMemo(Mode.LSVID, "hit");
         metrics.countClientHandshake("m-tier", "pooled");
         metrics.countClientHandshake("m-tier", "non-pooled");
@@ -89,10 +87,6 @@ class OperationMetricsTests {
                         .timer()
                         .totalTime(TimeUnit.NANOSECONDS))
                 .isEqualTo(6_000.0);
-        assertThat(counter(OperationMetrics.TOKEN_MEMO, "mode", "lsvid", "result", "hit"))
-                .isEqualTo(1.0);
-        assertThat(counter(OperationMetrics.TOKEN_MEMO, "mode", "lsvid", "result", "miss"))
-                .isEqualTo(1.0);
         assertThat(counter(OperationMetrics.PROOF_MEMO, "mode", "lsvid", "result", "hit"))
                 .isEqualTo(1.0);
         assertThat(counter(OperationMetrics.CLIENT_HANDSHAKES, "downstream", "m-tier", "pooling", "pooled"))

@@ -21,8 +21,11 @@ import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.memo.MemoMetrics;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.problem.ProblemDetailsAdvice;
 import io.spiffeidt.testkit.Await;
@@ -110,7 +113,7 @@ class OAuthTokenVerifierIT {
         return verifier(mode, cacheTtl, refreshAhead, 0, Duration.ZERO, issuers);
     }
 
-    /** A verifier that remembers verified tokens (the memo of {@code spiffeidt.token-memo}). */
+    /** A verifier that remembers verified tokens (the memo {@code spiffeidt.memo.oauth-token}). */
     private OAuthTokenVerifier remembering(JwksCacheMode mode, Duration cacheTtl, Duration memoTtl) {
         return verifier(mode, cacheTtl, Duration.ofSeconds(5), 4096, memoTtl);
     }
@@ -137,8 +140,12 @@ class OAuthTokenVerifierIT {
                 new OperationMetrics(registry),
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(5),
-                memoEntries,
-                memoTtl);
+                Memos.of(
+                        name -> memoEntries == 0
+                                ? MemoSettings.OFF
+                                : MemoSettings.DEFAULTS.withSize(memoEntries).withTtl(memoTtl),
+                        clock,
+                        new MemoMetrics(registry)));
         verifiers.add(verifier);
         return verifier;
     }
@@ -509,7 +516,7 @@ class OAuthTokenVerifierIT {
     }
 
     private double memoCount(String result) {
-        return registry.find(OperationMetrics.TOKEN_MEMO).tags("mode", "dvid", "result", result).counters().stream()
+        return registry.find(MemoMetrics.COUNTER).tags("name", "oauth-token", "result", result).counters().stream()
                 .mapToDouble(c -> c.count())
                 .sum();
     }
@@ -566,7 +573,9 @@ class OAuthTokenVerifierIT {
         clock.set(now.plusSeconds(71)); // past exp and the skew
         assertThatAssertion(() -> verifier.verify(Mode.DVID, token)).hasCode(ErrorCode.EXPIRED);
         assertThat(memoCount("hit")).isZero();
-        assertThat(memoCount("miss")).isEqualTo(2);
+        assertThat(memoCount("miss"))
+                .as("every lookup, the failed verification's too")
+                .isEqualTo(3);
     }
 
     @Test

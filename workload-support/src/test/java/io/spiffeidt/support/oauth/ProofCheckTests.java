@@ -16,6 +16,7 @@ import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.testing.TestOAuthIssuer;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
+import io.spiffeidt.testkit.TestMemos;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
@@ -80,7 +81,7 @@ class ProofCheckTests {
 
     @Test
     void introspectWhenProofVerifiedBeforeThenDigestOfferedAndAnsweredUnchanged() {
-        check.useVerifiedProofs(new VerifiedProofs(10, Duration.ofMinutes(5), clock));
+        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
 
         assertThat(introspect(idp.idpKeys())).isEqualTo(ProofCheck.MISS);
         assertThat(introspect(idp.idpKeys())).isEqualTo(ProofCheck.UNCHANGED);
@@ -90,7 +91,7 @@ class ProofCheckTests {
 
     @Test
     void introspectWhenHeldProofNoLongerVerifiesUnderTheResolvedKeyThenFetchedAgainInFull() {
-        check.useVerifiedProofs(new VerifiedProofs(10, Duration.ofMinutes(5), clock));
+        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
         introspect(idp.idpKeys());
         // the kid now resolves to another key: the held proof is not good for it, the fetched one fails
         try (TestOAuthIssuer other = new TestOAuthIssuer()) {
@@ -125,7 +126,7 @@ class ProofCheckTests {
 
     @Test
     void introspectWhenHeldProofNamesAnotherUserThenDelegationInvalid() {
-        check.useVerifiedProofs(new VerifiedProofs(10, Duration.ofMinutes(5), clock));
+        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
         introspect(idp.idpKeys());
         Delegation mallory = new Delegation(idp.issuer(), "mallory", delegation.assertedBy());
 
@@ -135,7 +136,7 @@ class ProofCheckTests {
 
     @Test
     void checkWhenTheCallerSentTheOfferItselfThenTheAnswerIsCheckedAsIntrospectDoes() {
-        check.useVerifiedProofs(new VerifiedProofs(10, Duration.ofMinutes(5), clock));
+        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
         ProofCheck.Offer empty = check.offer(ROOT);
         String first = check.check(
                 ROOT, delegation, idp.idpKeys(), metrics, empty, IntrospectionAnswer.of(proof, null), this::asserting);

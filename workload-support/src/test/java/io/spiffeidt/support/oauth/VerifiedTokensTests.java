@@ -1,8 +1,11 @@
 package io.spiffeidt.support.oauth;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.spiffeidt.core.memo.MemoEvents;
+import io.spiffeidt.core.memo.MemoSettings;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.testkit.MutableClock;
 import java.math.BigInteger;
 import java.security.KeyFactory;
 import java.security.interfaces.RSAPublicKey;
@@ -23,59 +26,84 @@ class VerifiedTokensTests {
         return new VerifiedOAuthToken("https://idp", subject, exp, "h.p", new byte[] {1}, "k", key, "{}");
     }
 
+    private final MutableClock clock = MutableClock.at(T0);
+
+    private VerifiedTokens memo(int size, Duration ttl, Duration keysTrustedFor) {
+        MemoSettings settings = MemoSettings.DEFAULTS.withSize(size).withTtl(ttl);
+        return new VerifiedTokens(Memos.of(name -> settings, clock, MemoEvents.NONE), keysTrustedFor);
+    }
+
+    private VerifiedTokens memo(int size, Duration ttl) {
+        return memo(size, ttl, Duration.ofMinutes(5));
+    }
+
     @Test
     void getWhenRememberedThenSameTokenUntilTtlThenForgotten() throws Exception {
-        VerifiedTokens memo = new VerifiedTokens(10, Duration.ofSeconds(60));
+        VerifiedTokens memo = memo(10, Duration.ofSeconds(60));
         VerifiedOAuthToken t = token("a", T0.plusSeconds(3600));
-        memo.remember("text-a", t, T0);
+        memo.remember("text-a", t);
 
-        assertThat(memo.get("text-a", T0.plusSeconds(59))).isSameAs(t);
-        assertThat(memo.get("text-b", T0)).isNull();
-        assertThat(memo.get("text-a", T0.plusSeconds(60))).isNull();
+        clock.set(T0.plusSeconds(59));
+        assertThat(memo.get("text-a")).isSameAs(t);
+        assertThat(memo.get("text-b")).isNull();
+        clock.set(T0.plusSeconds(60));
+        assertThat(memo.get("text-a")).isNull();
         assertThat(memo.size()).isZero();
+    }
+
+    @Test
+    void getWhenJwksCacheTtlShorterThanTheMemoTtlThenForgottenWithTheKeys() throws Exception {
+        VerifiedTokens memo = memo(10, Duration.ofSeconds(60), Duration.ofSeconds(20));
+        memo.remember("text", token("a", T0.plusSeconds(3600)));
+
+        clock.set(T0.plusSeconds(19));
+        assertThat(memo.get("text")).isNotNull();
+        clock.set(T0.plusSeconds(20));
+        assertThat(memo.get("text")).isNull();
     }
 
     @Test
     void getWhenTokenExpiresBeforeTtlThenForgottenAtExp() throws Exception {
-        VerifiedTokens memo = new VerifiedTokens(10, Duration.ofSeconds(60));
-        memo.remember("text", token("a", T0.plusSeconds(10)), T0);
+        VerifiedTokens memo = memo(10, Duration.ofSeconds(60));
+        memo.remember("text", token("a", T0.plusSeconds(10)));
 
-        assertThat(memo.get("text", T0.plusSeconds(9))).isNotNull();
-        assertThat(memo.get("text", T0.plusSeconds(10))).isNull();
+        clock.set(T0.plusSeconds(9));
+        assertThat(memo.get("text")).isNotNull();
+        clock.set(T0.plusSeconds(10));
+        assertThat(memo.get("text")).isNull();
     }
 
     @Test
     void rememberWhenAlreadyExpiredThenNothingKept() throws Exception {
-        VerifiedTokens memo = new VerifiedTokens(10, Duration.ofSeconds(60));
-        memo.remember("text", token("a", T0.minusSeconds(5)), T0); // accepted within the skew
+        VerifiedTokens memo = memo(10, Duration.ofSeconds(60));
+        memo.remember("text", token("a", T0.minusSeconds(5))); // accepted within the skew
 
         assertThat(memo.size()).isZero();
-        assertThat(memo.get("text", T0)).isNull();
+        assertThat(memo.get("text")).isNull();
     }
 
     @Test
     void rememberWhenFullThenLeastRecentlyUsedGoes() throws Exception {
-        VerifiedTokens memo = new VerifiedTokens(2, Duration.ofSeconds(60));
-        memo.remember("a", token("a", T0.plusSeconds(3600)), T0);
-        memo.remember("b", token("b", T0.plusSeconds(3600)), T0);
-        memo.get("a", T0);
-        memo.remember("c", token("c", T0.plusSeconds(3600)), T0);
+        VerifiedTokens memo = memo(2, Duration.ofSeconds(60));
+        memo.remember("a", token("a", T0.plusSeconds(3600)));
+        memo.remember("b", token("b", T0.plusSeconds(3600)));
+        memo.get("a");
+        memo.remember("c", token("c", T0.plusSeconds(3600)));
 
         assertThat(memo.size()).isEqualTo(2);
-        assertThat(memo.get("a", T0)).isNotNull();
-        assertThat(memo.get("b", T0)).isNull();
-        assertThat(memo.get("c", T0)).isNotNull();
+        assertThat(memo.get("a")).isNotNull();
+        assertThat(memo.get("b")).isNull();
+        assertThat(memo.get("c")).isNotNull();
     }
 
     @Test
-    void getWhenCapacityOrTtlZeroThenRemembersNothing() throws Exception {
+    void getWhenSizeOrTtlZeroOrKeysNotCachedThenRemembersNothing() throws Exception {
         for (VerifiedTokens memo : new VerifiedTokens[] {
-            new VerifiedTokens(0, Duration.ofSeconds(60)), new VerifiedTokens(5, Duration.ZERO)
+            memo(0, Duration.ofSeconds(60)), memo(5, Duration.ZERO), memo(5, Duration.ofSeconds(60), null)
         }) {
-            memo.remember("a", token("a", T0.plusSeconds(3600)), T0);
+            memo.remember("a", token("a", T0.plusSeconds(3600)));
             assertThat(memo.enabled()).isFalse();
-            assertThat(memo.get("a", T0)).isNull();
+            assertThat(memo.get("a")).isNull();
         }
-        assertThatThrownBy(() -> new VerifiedTokens(-1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -3,6 +3,7 @@ package io.spiffeidt.support.testing;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
@@ -44,7 +45,7 @@ public final class TestHops {
                 VerificationProfile.STRICT,
                 Limits.defaults(),
                 TimeRules.defaults(clock),
-                reuse);
+                memos(clock, reuse));
     }
 
     /** The Anon-Mode hop of {@code role} (no {@code iid}), signing an extension per forward. */
@@ -61,7 +62,7 @@ public final class TestHops {
                 Limits.defaults(),
                 TimeRules.defaults(clock),
                 false,
-                reuse);
+                memos(clock, reuse));
     }
 
     /** The LSVID hop of {@code role}, signing an extension per forward. */
@@ -73,12 +74,23 @@ public final class TestHops {
                 Limits.defaults(),
                 time(),
                 LsvidV1IssuerKeys.none(),
-                false);
+                Memos.none());
     }
 
-    /** The DVID hop of {@code role}. */
+    /** The DVID hop of {@code role}, with no memo (DVIDs validated at the asserting workload). */
     public static DvidHop dvid(Role role, StaticX509Source source) {
-        return new DvidHop(identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time());
+        return dvid(role, source, Memos.none());
+    }
+
+    /** The DVID hop of {@code role} with {@code memos}. */
+    public static DvidHop dvid(Role role, StaticX509Source source, Memos memos) {
+        return new DvidHop(
+                identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time(), memos);
+    }
+
+    /** Every memo at its defaults on {@code clock} when {@code reuse}, else none: every request does all its work. */
+    public static Memos memos(Clock clock, boolean reuse) {
+        return reuse ? Memos.defaults(clock) : Memos.none();
     }
 
     private static TimeRules time() {
