@@ -42,6 +42,8 @@ public class MemoAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public Memos memos(MemoProperties properties, Clock clock, ObjectProvider<MeterRegistry> registry) {
+        // every memo's settings checked now, so that a bad value fails the start, not a request
+        MemoProperties.NAMES.forEach(properties::settings);
         MeterRegistry r = registry.getIfAvailable();
         MemoEvents events = r == null ? MemoEvents.NONE : new MemoMetrics(r);
         return Memos.of(properties::settings, clock, events);

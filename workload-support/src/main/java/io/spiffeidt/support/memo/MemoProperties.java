@@ -95,31 +95,6 @@ public record MemoProperties(
         };
     }
 
-    /** Checks every memo's settings at binding, so that a bad value fails the start. */
-    public MemoProperties {
-        for (String name : NAMES) {
-            settings(
-                    enabled,
-                    named(
-                            name,
-                            lsvidChain,
-                            lsvidBase,
-                            lsvidLayer,
-                            lsvidDocument,
-                            lsvidExtension,
-                            idmodeChain,
-                            idmodeToken,
-                            idmodeExtension,
-                            anonmodeToken,
-                            anonmodeExtension,
-                            oauthProof,
-                            oauthToken,
-                            dvidKeys,
-                            subjectSession),
-                    name);
-        }
-    }
-
     /**
      * The settings of memo {@code name}: {@link MemoSettings#OFF} when the global switch is off,
      * otherwise its default with what is configured for it.
@@ -127,25 +102,7 @@ public record MemoProperties(
      * @throws IllegalArgumentException for a name that is not in {@link #NAMES}
      */
     public MemoSettings settings(String name) {
-        return settings(
-                enabled,
-                named(
-                        name,
-                        lsvidChain,
-                        lsvidBase,
-                        lsvidLayer,
-                        lsvidDocument,
-                        lsvidExtension,
-                        idmodeChain,
-                        idmodeToken,
-                        idmodeExtension,
-                        anonmodeToken,
-                        anonmodeExtension,
-                        oauthProof,
-                        oauthToken,
-                        dvidKeys,
-                        subjectSession),
-                name);
+        return settings(enabled, configured(name), name);
     }
 
     private static MemoSettings settings(boolean enabled, Named configured, String name) {
@@ -167,11 +124,23 @@ public record MemoProperties(
         }
     }
 
-    private static Named named(String name, Named... all) {
-        int i = NAMES.indexOf(name);
-        if (i < 0) {
-            throw new IllegalArgumentException("no memo named " + name);
-        }
-        return all[i];
+    private Named configured(String name) {
+        return switch (name) {
+            case "lsvid-chain" -> lsvidChain;
+            case "lsvid-base" -> lsvidBase;
+            case "lsvid-layer" -> lsvidLayer;
+            case "lsvid-document" -> lsvidDocument;
+            case "lsvid-extension" -> lsvidExtension;
+            case "idmode-chain" -> idmodeChain;
+            case "idmode-token" -> idmodeToken;
+            case "idmode-extension" -> idmodeExtension;
+            case "anonmode-token" -> anonmodeToken;
+            case "anonmode-extension" -> anonmodeExtension;
+            case "oauth-proof" -> oauthProof;
+            case "oauth-token" -> oauthToken;
+            case "dvid-keys" -> dvidKeys;
+            case "subject-session" -> subjectSession;
+            default -> throw new IllegalArgumentException("no memo named " + name);
+        };
     }
 }
