@@ -3,7 +3,9 @@ package io.spiffeidt.asserting.anonmode;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.ZkpTiming;
+import io.spiffeidt.core.Mode;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -28,5 +30,18 @@ public class AnonModeAssertingConfiguration {
                     + "introspection is what binds an Anon-Mode root to this workload");
         }
         return new InMemoryIntrospectionStore<>(clock, properties.maxEntries());
+    }
+
+    /**
+     * The OAuth check and the kept proofs of Anon-Mode roots (the introspection store of {@code
+     * spiffeidt.asserting.introspection.store}).
+     */
+    @Bean
+    UserProofs.Kept<AnonModeIntrospectionEntry> anonModeProofs(
+            UserProofs users,
+            IntrospectionStore<AnonModeIntrospectionEntry> store,
+            AnonModeAssertingProperties settings) {
+        return users.keeping(
+                Mode.ANON_MODE, store, settings.zkp(), settings.zkpRounds(), AnonModeIntrospectionEntry::new);
     }
 }

@@ -1,11 +1,9 @@
 package io.spiffeidt.asserting.anonmode;
 
-import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -39,7 +37,6 @@ import org.springframework.web.bind.annotation.RestController;
 public class AnonModeAssertingController {
 
     private static final Logger log = LoggerFactory.getLogger(AnonModeAssertingController.class);
-    private static final Mode MODE = Mode.ANON_MODE;
 
     /** base64url length of an encoded point (the root's {@code R(0)} segment). */
     private static final int POINT_SEGMENT_CHARS = 43;
@@ -49,12 +46,9 @@ public class AnonModeAssertingController {
     private final Duration lifetime;
 
     public AnonModeAssertingController(
-            UserProofs users,
-            AnonModeHop hop,
-            IntrospectionStore<AnonModeIntrospectionEntry> store,
-            AnonModeAssertingProperties settings) {
+            AnonModeHop hop, UserProofs.Kept<AnonModeIntrospectionEntry> proofs, AnonModeAssertingProperties settings) {
         this.hop = hop;
-        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), AnonModeIntrospectionEntry::new);
+        this.proofs = proofs;
         this.lifetime = settings.lifetime();
     }
 

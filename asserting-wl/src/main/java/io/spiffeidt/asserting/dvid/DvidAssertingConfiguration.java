@@ -3,8 +3,10 @@ package io.spiffeidt.asserting.dvid;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidSettings;
@@ -73,5 +75,15 @@ public class DvidAssertingConfiguration {
             matchIfMissing = true)
     IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
         return new InMemoryIntrospectionStore<>(clock, properties.maxEntries());
+    }
+
+    /**
+     * The OAuth check and the kept proofs of DVID roots (the introspection store of {@code
+     * spiffeidt.asserting.introspection.store}).
+     */
+    @Bean
+    UserProofs.Kept<DvidIntrospectionEntry> dvidProofs(
+            UserProofs users, IntrospectionStore<DvidIntrospectionEntry> store, DvidAssertingProperties settings) {
+        return users.keeping(Mode.DVID, store, settings.zkp(), settings.zkpRounds(), DvidIntrospectionEntry::new);
     }
 }

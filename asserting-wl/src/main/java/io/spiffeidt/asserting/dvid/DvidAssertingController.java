@@ -1,11 +1,9 @@
 package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidKeys;
 import io.spiffeidt.core.dvid.DvidMintRequest;
@@ -40,7 +38,6 @@ import org.springframework.web.bind.annotation.RestController;
 public class DvidAssertingController {
 
     private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
-    private static final Mode MODE = Mode.DVID;
 
     private final UserProofs.Kept<DvidIntrospectionEntry> proofs;
     private final DvidHop hop;
@@ -50,18 +47,17 @@ public class DvidAssertingController {
     private final String jwks;
 
     public DvidAssertingController(
-            UserProofs users,
             DvidHop hop,
             DvidMinter minter,
             DvidVerifier verifier,
-            IntrospectionStore<DvidIntrospectionEntry> store,
+            UserProofs.Kept<DvidIntrospectionEntry> proofs,
             DvidAssertingProperties properties,
             DvidSigningKey key) {
         this.hop = hop;
         this.minter = minter;
         this.verifier = verifier;
         this.settings = properties;
-        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), DvidIntrospectionEntry::new);
+        this.proofs = proofs;
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
 

@@ -3,6 +3,8 @@ package io.spiffeidt.asserting.idmode;
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
+import io.spiffeidt.asserting.introspection.UserProofs;
+import io.spiffeidt.core.Mode;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -20,5 +22,15 @@ public class IdModeAssertingConfiguration {
     IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
             Clock clock, IntrospectionProperties properties) {
         return new InMemoryIntrospectionStore<>(clock, properties.maxEntries());
+    }
+
+    /**
+     * The OAuth check and the kept proofs of ID-Mode roots (the introspection store of {@code
+     * spiffeidt.asserting.introspection.store}).
+     */
+    @Bean
+    UserProofs.Kept<IdModeIntrospectionEntry> idModeProofs(
+            UserProofs users, IntrospectionStore<IdModeIntrospectionEntry> store, IdModeAssertingProperties settings) {
+        return users.keeping(Mode.ID_MODE, store, settings.zkp(), settings.zkpRounds(), IdModeIntrospectionEntry::new);
     }
 }

@@ -1,9 +1,7 @@
 package io.spiffeidt.asserting.idmode;
 
-import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
-import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -33,19 +31,15 @@ import org.springframework.web.bind.annotation.RestController;
 public class IdModeAssertingController {
 
     private static final Logger log = LoggerFactory.getLogger(IdModeAssertingController.class);
-    private static final Mode MODE = Mode.ID_MODE;
 
     private final IdModeHop hop;
     private final UserProofs.Kept<IdModeIntrospectionEntry> proofs;
     private final Duration lifetime;
 
     public IdModeAssertingController(
-            UserProofs users,
-            IdModeHop hop,
-            IntrospectionStore<IdModeIntrospectionEntry> store,
-            IdModeAssertingProperties settings) {
+            IdModeHop hop, UserProofs.Kept<IdModeIntrospectionEntry> proofs, IdModeAssertingProperties settings) {
         this.hop = hop;
-        this.proofs = users.keeping(MODE, store, settings.zkp(), settings.zkpRounds(), IdModeIntrospectionEntry::new);
+        this.proofs = proofs;
         this.lifetime = settings.lifetime();
     }
 
