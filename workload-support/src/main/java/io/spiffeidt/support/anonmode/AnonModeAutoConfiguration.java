@@ -1,31 +1,16 @@
 package io.spiffeidt.support.anonmode;
 
-import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
-import io.spiffeidt.support.hop.HopServices;
-import io.spiffeidt.support.identity.IdentityAutoConfiguration;
-import io.spiffeidt.support.identity.WorkloadIdentity;
-import org.springframework.beans.factory.ObjectProvider;
+import io.spiffeidt.support.hop.HopParts;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The Anon-Mode hop of this workload. */
-@AutoConfiguration(
-        after = {
-            SpiffeIdtAutoConfiguration.class,
-            IdentityAutoConfiguration.class,
-            CryptoAutoConfiguration.class,
-            HopAutoConfiguration.class
-        })
+@AutoConfiguration(after = {SpiffeIdtAutoConfiguration.class, HopAutoConfiguration.class})
 @EnableConfigurationProperties(AnonModeProperties.class)
 public class AnonModeAutoConfiguration {
 
@@ -35,20 +20,16 @@ public class AnonModeAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public AnonModeHop anonModeHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            VerifiedProofs verifiedProofs,
-            AnonModeProperties properties,
-            Memos memos,
-            ObjectProvider<HopServices> hopServices) {
-        AnonModeHop hop =
-                new AnonModeHop(identity, provider, profile, limits, timeRules, properties.includeIid(), memos);
+    public AnonModeHop anonModeHop(HopParts parts, VerifiedProofs verifiedProofs, AnonModeProperties properties) {
+        AnonModeHop hop = new AnonModeHop(
+                parts.identity(),
+                parts.provider(),
+                parts.profile(),
+                parts.limits(),
+                parts.timeRules(),
+                properties.includeIid(),
+                parts.memos());
         hop.proofs().useVerifiedProofs(verifiedProofs);
-        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
-        return hop;
+        return parts.connect(hop);
     }
 }

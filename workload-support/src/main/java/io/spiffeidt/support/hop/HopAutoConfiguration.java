@@ -1,13 +1,24 @@
 package io.spiffeidt.support.hop;
 
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.client.ClientAutoConfiguration;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.IdentityAutoConfiguration;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.memo.MemoAutoConfiguration;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
 import io.spiffeidt.support.oauth.OAuthAutoConfiguration;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
@@ -16,7 +27,15 @@ import org.springframework.context.annotation.Bean;
  * downstream clients and the IdP keys its OAuth verifier resolves.
  */
 @AutoConfiguration(
-        after = {OperationMetricsAutoConfiguration.class, OAuthAutoConfiguration.class, ClientAutoConfiguration.class})
+        after = {
+            SpiffeIdtAutoConfiguration.class,
+            IdentityAutoConfiguration.class,
+            CryptoAutoConfiguration.class,
+            MemoAutoConfiguration.class,
+            OperationMetricsAutoConfiguration.class,
+            OAuthAutoConfiguration.class,
+            ClientAutoConfiguration.class
+        })
 public class HopAutoConfiguration {
 
     /** The services of this workload's hops (a missing one stays {@code null}: that hop makes no call). */
@@ -32,5 +51,20 @@ public class HopAutoConfiguration {
             return HopServices.standalone();
         }
         return new HopServices(operationMetrics, clients.getIfAvailable(), verifier == null ? null : verifier::idpKey);
+    }
+
+    /** What every mode's hop of this workload is built from (a workload with an identity only). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(WorkloadIdentity.class)
+    public HopParts hopParts(
+            WorkloadIdentity identity,
+            SignatureProvider provider,
+            VerificationProfile profile,
+            Limits limits,
+            TimeRules timeRules,
+            Memos memos,
+            HopServices services) {
+        return new HopParts(identity, provider, profile, limits, timeRules, memos, services);
     }
 }

@@ -1,33 +1,19 @@
 package io.spiffeidt.support.lsvid;
 
-import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.VerificationProperties;
-import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
-import io.spiffeidt.support.hop.HopServices;
-import io.spiffeidt.support.identity.IdentityAutoConfiguration;
-import io.spiffeidt.support.identity.WorkloadIdentity;
+import io.spiffeidt.support.hop.HopParts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /** The LSVID hop of this workload and the version 1 issuer keys it trusts. */
-@AutoConfiguration(
-        after = {
-            SpiffeIdtAutoConfiguration.class,
-            IdentityAutoConfiguration.class,
-            CryptoAutoConfiguration.class,
-            HopAutoConfiguration.class
-        })
+@AutoConfiguration(after = {SpiffeIdtAutoConfiguration.class, HopAutoConfiguration.class})
 @EnableConfigurationProperties(VerificationProperties.class)
 public class LsvidAutoConfiguration {
 
@@ -53,17 +39,14 @@ public class LsvidAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public LsvidHop lsvidHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            LsvidV1IssuerKeys v1IssuerKeys,
-            Memos memos,
-            ObjectProvider<HopServices> hopServices) {
-        LsvidHop hop = new LsvidHop(identity, provider, profile, limits, timeRules, v1IssuerKeys, memos);
-        hop.connect(hopServices.getIfAvailable(HopServices::standalone));
-        return hop;
+    public LsvidHop lsvidHop(HopParts parts, LsvidV1IssuerKeys v1IssuerKeys) {
+        return parts.connect(new LsvidHop(
+                parts.identity(),
+                parts.provider(),
+                parts.profile(),
+                parts.limits(),
+                parts.timeRules(),
+                v1IssuerKeys,
+                parts.memos()));
     }
 }

@@ -1,0 +1,42 @@
+package io.spiffeidt.support.hop;
+
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.TimeRules;
+import io.spiffeidt.core.VerificationProfile;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.identity.WorkloadIdentity;
+import java.util.Objects;
+
+/**
+ * What every mode's hop of this workload is built from, so that each mode's auto-configuration names
+ * only what is its own: the workload's identity, its signature provider, the verification profile,
+ * limits and time rules, its memos, and the services the hop is connected to.
+ *
+ * <p>Thread safety: immutable.
+ */
+public record HopParts(
+        WorkloadIdentity identity,
+        SignatureProvider provider,
+        VerificationProfile profile,
+        Limits limits,
+        TimeRules timeRules,
+        Memos memos,
+        HopServices services) {
+
+    public HopParts {
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(timeRules, "timeRules");
+        Objects.requireNonNull(memos, "memos");
+        Objects.requireNonNull(services, "services");
+    }
+
+    /** Connects {@code hop} to {@link #services()} and returns it. */
+    public <H extends AbstractHop<?>> H connect(H hop) {
+        hop.connect(services);
+        return hop;
+    }
+}
