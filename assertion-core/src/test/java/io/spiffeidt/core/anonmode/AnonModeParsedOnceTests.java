@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** An extension parses the token it extends once (issue 27), with the output of parsing its text. */
+/**
+ * Each token parsed once per request (issue 27): an extension parses the token it extends once, and
+ * the verification gives the root identifier of its own parse; both as parsing the text again would.
+ */
 class AnonModeParsedOnceTests {
 
     private static final AnonModeSettings SETTINGS = AnonModeVerifierTests.settingsAt(NOW);
@@ -33,5 +36,22 @@ class AnonModeParsedOnceTests {
                 SETTINGS.limits());
 
         assertThat(fromParsed.token()).isEqualTo(fromText.token());
+    }
+
+    @Test
+    void verifyRootedWhenVerifiedOrRememberedThenResultAndRootIdentifierOfTheText() {
+        String root = new AnonModeMinter(SETTINGS, NonceSource.secureRandom())
+                .mint(SUBJECT, DPA, DPR)
+                .token();
+        AnonModeVerifier verifier = new AnonModeVerifier(SETTINGS);
+
+        AnonModeVerifier.Rooted first = verifier.verifyRooted(root, SUBJECT);
+        AnonModeVerifier.Rooted remembered = verifier.verifyRooted(root, SUBJECT);
+
+        assertThat(verifier.rememberedTokenHits()).isEqualTo(1);
+        assertThat(first.rootIdentifier())
+                .isEqualTo(remembered.rootIdentifier())
+                .isEqualTo(AnonModeTokens.rootIdentifier(root, SETTINGS.limits()));
+        assertThat(first.result()).isEqualTo(remembered.result()).isEqualTo(verifier.verify(root, SUBJECT));
     }
 }
