@@ -96,6 +96,8 @@ class WorkloadSettingsTests {
         assertThat(p.oauth().jwksRefetchInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(p.oauth().cacheTtl()).isEqualTo(Duration.ofMinutes(5));
         assertThat(p.oauth().refreshAhead()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(p.oauth().jwksConnectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(p.oauth().jwksReadTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(p.verification().profile()).isEqualTo(VerificationProfile.STRICT);
         assertThat(p.verification().skew()).isEqualTo(Duration.ofSeconds(30));
         assertThat(p.verification().lifetime()).isEqualTo(Duration.ofSeconds(120));
@@ -125,6 +127,9 @@ class WorkloadSettingsTests {
                 Map.entry("spiffeidt.oauth.issuers[1].audience", "api://spiffeidt"),
                 Map.entry("spiffeidt.oauth.issuers[1].rfc9068", "false"),
                 Map.entry("spiffeidt.oauth.jwks-cache", "none"),
+                Map.entry("spiffeidt.oauth.jwks-connect-timeout", "750ms"),
+                Map.entry("spiffeidt.oauth.jwks-read-timeout", "4s"),
+                Map.entry("spiffeidt.pooling.connect-timeout", "9s"),
                 Map.entry("spiffeidt.verification.profile", "original-compatible"),
                 Map.entry("spiffeidt.verification.skew", "5s")));
 
@@ -151,6 +156,9 @@ class WorkloadSettingsTests {
                                 "api://spiffeidt",
                                 false));
         assertThat(p.oauth().jwksCache()).isEqualTo(JwksCacheMode.NONE);
+        assertThat(p.oauth().jwksConnectTimeout()).isEqualTo(Duration.ofMillis(750));
+        assertThat(p.oauth().jwksReadTimeout()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(p.pooling().connectTimeout()).isEqualTo(Duration.ofSeconds(9));
         assertThat(p.verification().profile()).isEqualTo(VerificationProfile.ORIGINAL_COMPATIBLE);
         assertThat(p.verification().skew()).isEqualTo(Duration.ofSeconds(5));
     }

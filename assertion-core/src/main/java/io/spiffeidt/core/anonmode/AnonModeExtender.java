@@ -95,6 +95,6 @@ public final class AnonModeExtender {
             claims.put("iid", self.toString());
         }
         return new Extension(
-                AnonModeTokens.extend(token, claims, nonces, settings.limits()).token(), iat, exp);
+                AnonModeTokens.extend(parsed, claims, nonces, settings.limits()).token(), iat, exp);
     }
 }

@@ -58,7 +58,14 @@ public final class AnonModeTokens {
      * @throws IllegalArgumentException when {@code claims} holds {@code iss}
      */
     public static AnonModeLayer extend(String token, Map<String, ?> claims, NonceSource nonces, Limits limits) {
-        AnonModeToken parsed = AnonModeToken.parse(token, limits);
+        return extend(AnonModeToken.parse(token, limits), claims, nonces, limits);
+    }
+
+    /**
+     * {@link #extend(String, Map, NonceSource, Limits)} of a token already parsed under {@code
+     * limits} (the extender reads its outermost claims first), so that it is not parsed twice.
+     */
+    static AnonModeLayer extend(AnonModeToken parsed, Map<String, ?> claims, NonceSource nonces, Limits limits) {
         int last = parsed.depth() - 1;
         limits.checkDepth(parsed.depth() + 1);
         Point.decode(parsed.commitment(last));

@@ -65,8 +65,23 @@ public final class AnonModeVerifier {
     private final AnonModeSettings settings;
     private final Memo<String, Chained> chainedTokens;
 
-    /** A token whose steps 1 to 3 passed: its layers' claims and their recomputed keys. */
-    private record Chained(List<Map<String, Object>> claims, String[] keys) {}
+    /** A token whose steps 1 to 3 passed: its layers' claims, their recomputed keys and its root identifier. */
+    private record Chained(List<Map<String, Object>> claims, String[] keys, String rootIdentifier) {}
+
+    /**
+     * A verified token and its root identifier, taken from the one parse of the verification.
+     *
+     * @param result as {@link #verify(String, SpiffeId)} returns it
+     * @param rootIdentifier as {@link #rootIdentifier(String)} returns it
+     */
+    public record Rooted(VerifiedResult result, String rootIdentifier) {
+
+        /** Requires both parts. */
+        public Rooted {
+            Objects.requireNonNull(result, "result");
+            Objects.requireNonNull(rootIdentifier, "rootIdentifier");
+        }
+    }
 
     /**
      * A verifier with its memo at its {@linkplain MemoSettings#DEFAULTS defaults}.
@@ -134,6 +149,16 @@ public final class AnonModeVerifier {
      *     ErrorCode#WRONG_AUDIENCE}, {@link ErrorCode#DELEGATION_INVALID}
      */
     public VerifiedResult verify(String token, SpiffeId verifier) {
+        return verifyRooted(token, verifier).result();
+    }
+
+    /**
+     * {@link #verify(String, SpiffeId)}, with the root identifier read from the same parse (so that
+     * a hop introspecting the root does not parse the token again). Thread safe.
+     *
+     * @throws AssertionException as {@link #verify(String, SpiffeId)}
+     */
+    public Rooted verifyRooted(String token, SpiffeId verifier) {
         Objects.requireNonNull(verifier, "verifier");
         Limits limits = settings.limits();
         boolean strict = settings.profile() == VerificationProfile.STRICT;
@@ -167,7 +192,9 @@ public final class AnonModeVerifier {
         if (known == null) {
             chainedTokens.put(token, chained, token.length());
         }
-        return new VerifiedResult(Mode.ANON_MODE, layers, new Delegation(dpa, dpr, keys[0]), token.length(), depth);
+        return new Rooted(
+                new VerifiedResult(Mode.ANON_MODE, layers, new Delegation(dpa, dpr, keys[0]), token.length(), depth),
+                chained.rootIdentifier());
     }
 
     /** Steps 1 to 3: parses the token and checks its key chain and equation. */
@@ -181,7 +208,7 @@ public final class AnonModeVerifier {
             claims.add(c);
             iss[i] = Claims.string(c, "iss", limits, i);
         }
-        return new Chained(List.copyOf(claims), verifyChain(parsed, iss, strict));
+        return new Chained(List.copyOf(claims), verifyChain(parsed, iss, strict), parsed.rootIdentifier());
     }
 
     /**

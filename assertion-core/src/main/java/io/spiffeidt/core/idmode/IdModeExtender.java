@@ -33,6 +33,24 @@ public final class IdModeExtender {
     private final Provider provider;
     private final PrivateKey signingKey;
 
+    /**
+     * An extended token and the times of the layer added to it (so that no caller parses the
+     * extension to read them).
+     *
+     * @param presentation the extended token and artifacts
+     * @param issuedAt the new layer's {@code iat}
+     * @param expiresAt the new layer's {@code exp}
+     */
+    public record Extension(IdModePresentation presentation, Instant issuedAt, Instant expiresAt) {
+
+        /** Requires every part. */
+        public Extension {
+            Objects.requireNonNull(presentation, "presentation");
+            Objects.requireNonNull(issuedAt, "issuedAt");
+            Objects.requireNonNull(expiresAt, "expiresAt");
+        }
+    }
+
     /** An extender for {@code self} with default limits. */
     public IdModeExtender(IdModeCredentials self, TimeRules timeRules, Provider provider) {
         this(self, timeRules, Limits.defaults(), provider);
@@ -63,6 +81,15 @@ public final class IdModeExtender {
      *     {@link ErrorCode#EXPIRED} when nothing of the lifetime is left
      */
     public IdModePresentation extend(VerifiedIdMode verified, SpiffeId nextHop) {
+        return extendLayer(verified, nextHop).presentation();
+    }
+
+    /**
+     * {@link #extend(VerifiedIdMode, SpiffeId)}, with the times of the new layer.
+     *
+     * @throws AssertionException as {@link #extend(VerifiedIdMode, SpiffeId)}
+     */
+    public Extension extendLayer(VerifiedIdMode verified, SpiffeId nextHop) {
         Objects.requireNonNull(verified, "verified");
         LayerInfo outer = verified.result().outermost();
         return extend(verified.presentation(), verified.depth(), verified.audience(), outer.expiresAt(), nextHop);
@@ -86,10 +113,11 @@ public final class IdModeExtender {
         IdModeClaims outer = token.claims();
         Instant innerExp =
                 outer.expiresAt() != null ? outer.expiresAt() : outer.issuedAt().plus(timeRules.originalMaxAge());
-        return extend(received, token.depth(), outer.audience(), innerExp, nextHop);
+        return extend(received, token.depth(), outer.audience(), innerExp, nextHop)
+                .presentation();
     }
 
-    private IdModePresentation extend(
+    private Extension extend(
             IdModePresentation received, int depth, SpiffeId audience, Instant innerExp, SpiffeId nextHop) {
         Objects.requireNonNull(nextHop, "nextHop");
         if (!self.spiffeId().equals(audience)) {
@@ -106,7 +134,10 @@ public final class IdModeExtender {
         IdModeClaims claims = IdModeClaims.hop(self.spiffeId(), nextHop, now, exp);
         String token = IdModeSigning.wrap(received.token(), claims, signingKey, provider);
         limits.checkEncodedSize(token.length());
-        return new IdModePresentation(token, received.artifacts().append(self.chain()));
+        return new Extension(
+                new IdModePresentation(token, received.artifacts().append(self.chain())),
+                Instant.ofEpochSecond(now.getEpochSecond()),
+                exp);
     }
 
     /** The extending workload's SPIFFE ID. */

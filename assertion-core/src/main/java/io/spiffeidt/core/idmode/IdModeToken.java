@@ -34,10 +34,19 @@ public final class IdModeToken {
     private final int[] ends;
     private final List<IdModeClaims> claims;
     private final byte[][] signatures;
+    private final Limits limits;
 
     private IdModeToken(
-            String text, byte[] ascii, int depth, int[] starts, int[] ends, List<IdModeClaims> claims, byte[][] sigs) {
+            String text,
+            byte[] ascii,
+            int depth,
+            int[] starts,
+            int[] ends,
+            List<IdModeClaims> claims,
+            byte[][] sigs,
+            Limits limits) {
         this.text = text;
+        this.limits = limits;
         this.ascii = ascii;
         this.depth = depth;
         this.starts = starts;
@@ -95,7 +104,7 @@ public final class IdModeToken {
         }
         // every character is now known to be base64url or '.', hence ASCII
         byte[] ascii = text.getBytes(StandardCharsets.US_ASCII);
-        return new IdModeToken(text, ascii, depth, starts, ends, List.copyOf(claims), sigs);
+        return new IdModeToken(text, ascii, depth, starts, ends, List.copyOf(claims), sigs, limits);
     }
 
     /** The depth and the outermost layer's claims of a token. */
@@ -156,6 +165,11 @@ public final class IdModeToken {
         } catch (AssertionException e) {
             throw new AssertionException(ErrorCode.MALFORMED, layer, "segment is not strict base64url");
         }
+    }
+
+    /** Whether this token was parsed under exactly {@code limits} (so that it need not be parsed again under them). */
+    boolean parsedUnder(Limits limits) {
+        return this.limits.equals(limits);
     }
 
     /** The received token text. */

@@ -159,6 +159,25 @@ public final class IdModeVerifier {
     }
 
     /**
+     * {@link #verifyWithoutPresenter(String, IdModeArtifacts, SpiffeId)} of a token the caller has
+     * already parsed (to read its issuers before verifying it), so that it is not parsed twice. A
+     * token parsed under other limits than this verifier's is parsed again under them (step 1 never
+     * runs under looser limits).
+     *
+     * @throws AssertionException with the code of the first failed check
+     */
+    public VerifiedIdMode verifyWithoutPresenter(IdModeToken token, IdModeArtifacts artifacts, SpiffeId verifier) {
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(verifier, "verifier");
+        if (artifacts == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "missing artifacts");
+        }
+        IdModeToken parsed =
+                token.parsedUnder(settings.limits()) ? token : IdModeToken.parse(token.text(), settings.limits());
+        return check(parsed.text(), parsed, artifacts, verifier, null, false);
+    }
+
+    /**
      * {@link #verify(String, IdModeArtifacts, SpiffeId, Presenter)} of a token and its artifacts as
      * received (either accepted artifacts form), parsed here or found in the memo of verified
      * tokens (see {@link #IdModeVerifier(IdModeSettings, Provider, Memos)}).
@@ -364,7 +383,7 @@ public final class IdModeVerifier {
                 new Delegation(root.dpa(), root.dpr(), root.issuer().toString()),
                 token.encodedSize(),
                 depth);
-        return new VerifiedIdMode(result, path, outer.audience(), new IdModePresentation(text, artifacts));
+        return new VerifiedIdMode(result, path, outer.audience(), new IdModePresentation(text, artifacts), token);
     }
 
     /** Whether a signature is canonical DER and verifies: a non-canonical encoding never does. */

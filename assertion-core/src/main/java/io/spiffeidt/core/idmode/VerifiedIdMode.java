@@ -17,9 +17,15 @@ import java.util.Objects;
  *     outermost layer last
  * @param audience the outermost layer's audience: the verifier
  * @param presentation the verified token and artifacts
+ * @param token the verified token as parsed once by the verifier (its claims, root and prefixes),
+ *     so that no later step of the request parses the text again
  */
 public record VerifiedIdMode(
-        VerifiedResult result, List<SpiffeId> path, SpiffeId audience, IdModePresentation presentation) {
+        VerifiedResult result,
+        List<SpiffeId> path,
+        SpiffeId audience,
+        IdModePresentation presentation,
+        IdModeToken token) {
 
     /** Copies the path. */
     public VerifiedIdMode {
@@ -27,6 +33,12 @@ public record VerifiedIdMode(
         path = List.copyOf(path);
         Objects.requireNonNull(audience, "audience");
         Objects.requireNonNull(presentation, "presentation");
+        Objects.requireNonNull(token, "token");
+    }
+
+    /** The root layer's claims ({@code dpa}, {@code dpr}, {@code iss}, {@code aud}, times) as received. */
+    public IdModeClaims rootClaims() {
+        return token.claims(0);
     }
 
     /** The number of layers. */

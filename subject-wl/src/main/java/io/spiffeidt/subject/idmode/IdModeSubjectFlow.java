@@ -56,7 +56,7 @@ public class IdModeSubjectFlow extends HopFlow {
         }
         KeptDocument kept = KeptDocument.idMode(
                 minted.token(), minted.artifacts(), root.result().outermost().expiresAt(), answer);
-        return new MintedDocument(kept, null, claims(hop.parse(minted.token()).claims(0)));
+        return new MintedDocument(kept, null, claims(root.rootClaims()));
     }
 
     @Override

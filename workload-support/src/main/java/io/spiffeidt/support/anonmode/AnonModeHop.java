@@ -185,8 +185,11 @@ public class AnonModeHop extends AbstractHop<String> {
      */
     @Override
     public Verified<String> verifyIntrospected(Received received, Caller caller) {
-        Verified<String> verified = verify(received, caller);
-        String root = rootIdentifier(received.token());
+        // verified and its root read from one parse
+        String token = received.token();
+        AnonModeVerifier.Rooted rooted = time(Operation.VALIDATE, () -> verifier.verifyRooted(token, identity.self()));
+        Verified<String> verified = new Verified<>(token, rooted.result(), Received.of(token));
+        String root = rooted.rootIdentifier();
         try {
             proofCheck.introspect(
                     root, verified.delegation(), services().requireIdpKeys(), metrics(), offered -> client(

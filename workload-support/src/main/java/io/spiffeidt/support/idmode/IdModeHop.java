@@ -10,7 +10,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.VerificationProfile;
-import io.spiffeidt.core.idmode.IdModeClaims;
+import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
 import io.spiffeidt.core.idmode.IdModeMinter;
@@ -179,13 +179,18 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     }
 
     private KeptAnswer verifyAnswerKeeping(String token, String artifacts) {
+        // parsed once: to read the issuers before verifying, then verified as parsed
         IdModeToken parsed = parse(token);
         Map<String, TrustBundle> bundles = new HashMap<>();
         for (int k = 0; k < parsed.depth(); k++) {
             String trustDomain = parsed.claims(k).issuer().trustDomain();
             identity.bundleFor(trustDomain).ifPresent(b -> bundles.put(trustDomain, b));
         }
-        VerifiedIdMode verified = verifyAnswer(token, artifacts);
+        if (artifacts == null) {
+            throw new AssertionException(ErrorCode.MALFORMED, "missing artifacts");
+        }
+        VerifiedIdMode verified =
+                verifier.verifyWithoutPresenter(parsed, IdModeArtifacts.parse(artifacts, limits), self());
         Instant until = Instant.MAX;
         for (LayerInfo layer : verified.result().layers()) {
             // a layer without exp (original profile) is not kept: every use verifies it again
@@ -241,10 +246,11 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
         if (kept != null) {
             return kept;
         }
-        IdModePresentation extended = new IdModeExtender(self, timeRules, limits, provider).extend(verified, audience);
-        Forwarded fresh = new Forwarded(extended, extended.artifacts().toJson());
-        IdModeClaims layer = IdModeToken.parse(extended.token(), limits).claims(verified.depth());
-        extensions.remember(same, self, fresh, layer.issuedAt(), layer.expiresAt());
+        IdModeExtender.Extension extended =
+                new IdModeExtender(self, timeRules, limits, provider).extendLayer(verified, audience);
+        Forwarded fresh = new Forwarded(
+                extended.presentation(), extended.presentation().artifacts().toJson());
+        extensions.remember(same, self, fresh, extended.issuedAt(), extended.expiresAt());
         return fresh;
     }
 
@@ -304,7 +310,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     @Override
     public Verified<VerifiedIdMode> verifyIntrospected(Received received, Caller caller) {
         Verified<VerifiedIdMode> verified = verify(received, caller);
-        String root = rootOf(verified.document().presentation().token());
+        String root = verified.document().token().prefix(1);
         proofCheck.introspect(root, verified.delegation(), services().requireIdpKeys(), metrics(), offered -> client(
                         Role.ASSERTING_WL)
                 .post("/id-mode/introspect", IntrospectRequest.of(root, offered), IntrospectionAnswer.class));

@@ -3,7 +3,6 @@ package io.spiffeidt.support.oauth;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
-import io.spiffeidt.support.client.PoolingProperties;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.memo.MemoAutoConfiguration;
@@ -22,7 +21,7 @@ import org.springframework.context.annotation.Bean;
             OperationMetricsAutoConfiguration.class,
             MemoAutoConfiguration.class
         })
-@EnableConfigurationProperties({OAuthProperties.class, PoolingProperties.class})
+@EnableConfigurationProperties(OAuthProperties.class)
 public class OAuthAutoConfiguration {
 
     /**
@@ -34,18 +33,10 @@ public class OAuthAutoConfiguration {
     @ConditionalOnMissingBean
     public OAuthTokenVerifier oauthTokenVerifier(
             OAuthProperties properties,
-            PoolingProperties pooling,
             Memos memos,
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics) {
-        return new OAuthTokenVerifier(
-                properties,
-                timeRules,
-                signatureProvider,
-                metrics,
-                pooling.connectTimeout(),
-                pooling.responseTimeout(),
-                memos);
+        return new OAuthTokenVerifier(properties, timeRules, signatureProvider, metrics, memos);
     }
 }

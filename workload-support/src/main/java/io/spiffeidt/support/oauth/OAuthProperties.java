@@ -29,6 +29,9 @@ import org.springframework.validation.annotation.Validated;
  * @param refreshAhead refresh the JWKS this long before the cache expires
  * @param jwksRefetchInterval at most one refetch of a JWKS for an unknown {@code kid} in this
  *     interval; tokens with an unknown {@code kid} beyond it are refused (401) without a fetch
+ * @param jwksConnectTimeout connect timeout of every request to an issuer (OIDC discovery and JWKS
+ *     fetch)
+ * @param jwksReadTimeout read timeout of every request to an issuer (OIDC discovery and JWKS fetch)
  */
 @ConfigurationProperties("spiffeidt.oauth")
 @Validated
@@ -37,7 +40,9 @@ public record OAuthProperties(
         @DefaultValue("refresh-ahead") @NotNull JwksCacheMode jwksCache,
         @DefaultValue("5m") @NotNull Duration cacheTtl,
         @DefaultValue("30s") @NotNull Duration refreshAhead,
-        @DefaultValue("30s") @NotNull Duration jwksRefetchInterval) {
+        @DefaultValue("30s") @NotNull Duration jwksRefetchInterval,
+        @DefaultValue("2s") @NotNull Duration jwksConnectTimeout,
+        @DefaultValue("10s") @NotNull Duration jwksReadTimeout) {
 
     /** Copies the issuer list. */
     public OAuthProperties {
@@ -48,7 +53,14 @@ public record OAuthProperties(
     public static OAuthProperties of(List<Issuer> issuers, JwksCacheMode jwksCache) {
         OAuthProperties d = new Binder(new MapConfigurationPropertySource(Map.of()))
                 .bindOrCreate("spiffeidt.oauth", OAuthProperties.class);
-        return new OAuthProperties(issuers, jwksCache, d.cacheTtl(), d.refreshAhead(), d.jwksRefetchInterval());
+        return new OAuthProperties(
+                issuers,
+                jwksCache,
+                d.cacheTtl(),
+                d.refreshAhead(),
+                d.jwksRefetchInterval(),
+                d.jwksConnectTimeout(),
+                d.jwksReadTimeout());
     }
 
     /**

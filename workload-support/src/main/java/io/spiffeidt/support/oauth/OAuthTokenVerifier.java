@@ -120,12 +120,10 @@ public class OAuthTokenVerifier implements Closeable {
      * each for at most the memo's TTL, the JWKS cache's TTL and the token's {@code exp} ({@link
      * VerifiedTokens}); nothing when the JWKS is fetched on every call.
      *
-     * @param settings issuers, cache mode
+     * @param settings issuers, cache mode, the timeouts of the requests to the issuers
      * @param timeRules clock and skew
      * @param signatureProvider provider for RSA signature verification
      * @param metrics where {@code oauth_verify} and {@code jwks_fetch} go
-     * @param connectTimeout IdP connect timeout
-     * @param readTimeout IdP read timeout
      * @param memos makes the memo of verified tokens ({@link Memos#none()}: every call verifies in full)
      */
     public OAuthTokenVerifier(
@@ -133,15 +131,15 @@ public class OAuthTokenVerifier implements Closeable {
             TimeRules timeRules,
             SignatureProvider signatureProvider,
             OperationMetrics metrics,
-            Duration connectTimeout,
-            Duration readTimeout,
             Memos memos) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timeRules = Objects.requireNonNull(timeRules, "timeRules");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.rsaProvider = rsaProvider(Objects.requireNonNull(signatureProvider, "signatureProvider"));
         this.retriever = new DefaultResourceRetriever(
-                (int) connectTimeout.toMillis(), (int) readTimeout.toMillis(), JWKS_SIZE_LIMIT);
+                (int) settings.jwksConnectTimeout().toMillis(),
+                (int) settings.jwksReadTimeout().toMillis(),
+                JWKS_SIZE_LIMIT);
         Map<String, OAuthProperties.Issuer> byName = new LinkedHashMap<>();
         for (OAuthProperties.Issuer issuer : settings.issuers()) {
             byName.put(issuer.issuer(), issuer);

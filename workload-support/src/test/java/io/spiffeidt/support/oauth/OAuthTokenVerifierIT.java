@@ -132,14 +132,14 @@ class OAuthTokenVerifierIT {
                 mode,
                 cacheTtl,
                 refreshAhead,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5));
         OAuthTokenVerifier verifier = new OAuthTokenVerifier(
                 settings,
                 TimeRules.defaults(clock),
                 new SignatureProvider(CryptoProviderChoice.AUTO),
                 new OperationMetrics(registry),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(5),
                 Memos.of(
                         name -> memoEntries == 0
                                 ? MemoSettings.OFF
