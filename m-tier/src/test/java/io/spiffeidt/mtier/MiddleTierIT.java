@@ -196,7 +196,9 @@ class MiddleTierIT {
         VerifiedResult atTarget = anonTarget.verify(onward.token());
         assertThat(atTarget.depth()).isEqualTo(3);
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0003");
-        assertThat(anonTarget.hopIdentities(onward.token())).hasSize(2).allMatch(Optional::isEmpty);
+        assertThat(anonTarget.verifier().hopIdentities(onward.token()))
+                .hasSize(2)
+                .allMatch(Optional::isEmpty);
         assertThat(anonTarget.rootIdentifier(onward.token())).isEqualTo(anonTarget.rootIdentifier(pair.root()));
     }
 

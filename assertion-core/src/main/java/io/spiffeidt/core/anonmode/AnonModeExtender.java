@@ -69,10 +69,28 @@ public final class AnonModeExtender {
      * @throws AssertionException as {@link #extend(String, SpiffeId)}
      */
     public Extension extendLayer(String token, SpiffeId self) {
+        return extendLayer(AnonModeToken.parse(token, settings.limits()), self);
+    }
+
+    /**
+     * {@link #extendLayer(String, SpiffeId)} of a token this workload verified ({@link
+     * AnonModeVerifier#verifyOnce}), over the verifier's parse instead of parsing the text again; the
+     * size and depth limits of this extender are checked again, as a parse would.
+     *
+     * @throws AssertionException as {@link #extend(String, SpiffeId)}
+     */
+    public Extension extendLayer(VerifiedAnonMode verified, SpiffeId self) {
+        AnonModeToken parsed = verified.parsed();
+        // the shape checks of a parse hold under any limits; these two depend on them
+        settings.limits().checkEncodedSize(verified.token().length());
+        settings.limits().checkDepth(parsed.depth());
+        return extendLayer(parsed, self);
+    }
+
+    private Extension extendLayer(AnonModeToken parsed, SpiffeId self) {
         if (settings.includeIid()) {
             Objects.requireNonNull(self, "self (written as iid)");
         }
-        AnonModeToken parsed = AnonModeToken.parse(token, settings.limits());
         int outer = parsed.depth() - 1;
         Map<String, Object> outerClaims = parsed.claims(outer);
         TimeRules time = settings.timeRules();

@@ -65,23 +65,16 @@ public final class AnonModeVerifier {
     private final AnonModeSettings settings;
     private final Memo<String, Chained> chainedTokens;
 
-    /** A token whose steps 1 to 3 passed: its layers' claims, their recomputed keys and its root identifier. */
-    private record Chained(List<Map<String, Object>> claims, String[] keys, String rootIdentifier) {}
-
     /**
-     * A verified token and its root identifier, taken from the one parse of the verification.
-     *
-     * @param result as {@link #verify(String, SpiffeId)} returns it
-     * @param rootIdentifier as {@link #rootIdentifier(String)} returns it
+     * A token whose steps 1 to 3 passed: its parse, its layers' claims, their recomputed keys, its root
+     * identifier and the hops' identities.
      */
-    public record Rooted(VerifiedResult result, String rootIdentifier) {
-
-        /** Requires both parts. */
-        public Rooted {
-            Objects.requireNonNull(result, "result");
-            Objects.requireNonNull(rootIdentifier, "rootIdentifier");
-        }
-    }
+    private record Chained(
+            AnonModeToken parsed,
+            List<Map<String, Object>> claims,
+            String[] keys,
+            String rootIdentifier,
+            List<Optional<SpiffeId>> hopIdentities) {}
 
     /**
      * A verifier with its memo at its {@linkplain MemoSettings#DEFAULTS defaults}.
@@ -149,16 +142,17 @@ public final class AnonModeVerifier {
      *     ErrorCode#WRONG_AUDIENCE}, {@link ErrorCode#DELEGATION_INVALID}
      */
     public VerifiedResult verify(String token, SpiffeId verifier) {
-        return verifyRooted(token, verifier).result();
+        return verifyOnce(token, verifier).result();
     }
 
     /**
-     * {@link #verify(String, SpiffeId)}, with the root identifier read from the same parse (so that
-     * a hop introspecting the root does not parse the token again). Thread safe.
+     * {@link #verify(String, SpiffeId)}, with what the rest of a request needs read from the same
+     * parse: the root identifier to introspect, the hops' identities, and the parse an extension
+     * signs over (so that no later step parses the token again). Thread safe.
      *
      * @throws AssertionException as {@link #verify(String, SpiffeId)}
      */
-    public Rooted verifyRooted(String token, SpiffeId verifier) {
+    public VerifiedAnonMode verifyOnce(String token, SpiffeId verifier) {
         Objects.requireNonNull(verifier, "verifier");
         Limits limits = settings.limits();
         boolean strict = settings.profile() == VerificationProfile.STRICT;
@@ -192,9 +186,12 @@ public final class AnonModeVerifier {
         if (known == null) {
             chainedTokens.put(token, chained, token.length());
         }
-        return new Rooted(
+        return new VerifiedAnonMode(
+                token,
                 new VerifiedResult(Mode.ANON_MODE, layers, new Delegation(dpa, dpr, keys[0]), token.length(), depth),
-                chained.rootIdentifier());
+                chained.rootIdentifier(),
+                chained.hopIdentities(),
+                chained.parsed());
     }
 
     /** Steps 1 to 3: parses the token and checks its key chain and equation. */
@@ -208,7 +205,12 @@ public final class AnonModeVerifier {
             claims.add(c);
             iss[i] = Claims.string(c, "iss", limits, i);
         }
-        return new Chained(List.copyOf(claims), verifyChain(parsed, iss, strict), parsed.rootIdentifier());
+        return new Chained(
+                parsed,
+                List.copyOf(claims),
+                verifyChain(parsed, iss, strict),
+                parsed.rootIdentifier(),
+                hopIdentities(parsed, limits));
     }
 
     /**
@@ -222,7 +224,10 @@ public final class AnonModeVerifier {
      */
     public List<Optional<SpiffeId>> hopIdentities(String token) {
         Limits limits = settings.limits();
-        AnonModeToken parsed = AnonModeToken.parse(token, limits);
+        return hopIdentities(AnonModeToken.parse(token, limits), limits);
+    }
+
+    private static List<Optional<SpiffeId>> hopIdentities(AnonModeToken parsed, Limits limits) {
         List<Optional<SpiffeId>> hops = new ArrayList<>(parsed.depth() - 1);
         for (int i = 1; i < parsed.depth(); i++) {
             String iid = Claims.optString(parsed.claims(i), "iid", limits, i);

@@ -1,5 +1,6 @@
 package io.spiffeidt.mtier.anonmode;
 
+import io.spiffeidt.core.anonmode.VerifiedAnonMode;
 import io.spiffeidt.mtier.api.MiddleTierController;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.Caller;
@@ -19,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/anon-mode")
-public class AnonModeMiddleTierController extends MiddleTierController<String> {
+public class AnonModeMiddleTierController extends MiddleTierController<VerifiedAnonMode> {
 
     private final boolean extend;
 
@@ -32,7 +33,7 @@ public class AnonModeMiddleTierController extends MiddleTierController<String> {
     /** Verify, then extend unless switched off ({@code spiffeidt.anon-mode.extend}). */
     @Override
     protected Outgoing toTarget(Received received, Caller caller) {
-        Verified<String> verified = hop.verify(received, caller);
+        Verified<VerifiedAnonMode> verified = hop.verify(received, caller);
         return extend ? hop.forward(verified, Role.TARGET_WL) : verified.unchanged();
     }
 }

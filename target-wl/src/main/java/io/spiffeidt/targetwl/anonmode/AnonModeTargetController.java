@@ -1,6 +1,7 @@
 package io.spiffeidt.targetwl.anonmode;
 
 import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.anonmode.VerifiedAnonMode;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.Received;
@@ -26,20 +27,17 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/anon-mode")
-public class AnonModeTargetController extends TargetController<String> {
+public class AnonModeTargetController extends TargetController<VerifiedAnonMode> {
 
     /** The path entry of a hop that does not name itself. */
     static final String ANONYMOUS_HOP = "anonymous";
 
-    private final AnonModeHop anonMode;
-
     public AnonModeTargetController(AccountOperations accounts, AnonModeHop hop) {
         super(accounts, hop);
-        this.anonMode = hop;
     }
 
     @Override
-    protected Verified<String> verify(Received received, Caller caller) {
+    protected Verified<VerifiedAnonMode> verify(Received received, Caller caller) {
         return hop.verifyIntrospected(received, caller);
     }
 
@@ -48,10 +46,11 @@ public class AnonModeTargetController extends TargetController<String> {
      * {@value #ANONYMOUS_HOP}), then this workload.
      */
     @Override
-    protected List<String> path(Verified<String> verified) {
+    protected List<String> path(Verified<VerifiedAnonMode> verified) {
         List<String> path = new ArrayList<>(verified.depth() + 1);
         path.add(hop.idOf(Role.ASSERTING_WL).toString());
-        anonMode.hopIdentities(verified.document())
+        verified.document()
+                .hopIdentities()
                 .forEach(id -> path.add(id.map(SpiffeId::toString).orElse(ANONYMOUS_HOP)));
         path.add(hop.self().toString());
         return path;

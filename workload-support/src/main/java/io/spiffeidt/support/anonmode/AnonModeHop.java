@@ -14,6 +14,7 @@ import io.spiffeidt.core.anonmode.AnonModeSettings;
 import io.spiffeidt.core.anonmode.AnonModeVerifier;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.core.anonmode.NonceSource;
+import io.spiffeidt.core.anonmode.VerifiedAnonMode;
 import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.SignatureProvider;
@@ -32,8 +33,7 @@ import io.spiffeidt.support.wire.IntrospectionAnswer;
 import java.security.Provider;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One workload's part of Anon-Mode (docs/formats/anon-mode.md "Flows"): the verifier (roots
@@ -46,7 +46,7 @@ import java.util.Optional;
  *
  * <p>Thread safety: thread safe.
  */
-public class AnonModeHop extends AbstractHop<String> {
+public class AnonModeHop extends AbstractHop<VerifiedAnonMode> {
 
     private final ProofCheck proofCheck;
 
@@ -120,11 +120,20 @@ public class AnonModeHop extends AbstractHop<String> {
      * key the token carries, not with the SVID); otherwise a new layer is signed.
      */
     public String forward(String token) {
+        return forward(token, () -> extender.extendLayer(token, identity.self()));
+    }
+
+    /** {@link #forward(String)} of a token this workload verified, extended over the verifier's parse. */
+    public String forward(VerifiedAnonMode verified) {
+        return forward(verified.token(), () -> extender.extendLayer(verified, identity.self()));
+    }
+
+    private String forward(String token, Supplier<AnonModeExtender.Extension> extend) {
         String kept = extensions.find(token, null);
         if (kept != null) {
             return kept;
         }
-        AnonModeExtender.Extension extended = extender.extendLayer(token, identity.self());
+        AnonModeExtender.Extension extended = extend.get();
         extensions.remember(token, null, extended.token(), extended.issuedAt(), extended.expiresAt());
         return extended.token();
     }
@@ -142,11 +151,6 @@ public class AnonModeHop extends AbstractHop<String> {
     /** The root identifier {@code P(0).R(0)} the asserting workload introspects. */
     public String rootIdentifier(String token) {
         return verifier.rootIdentifier(token);
-    }
-
-    /** The {@code iid} each hop of a verified token wrote, innermost first; empty when anonymous. */
-    public List<Optional<SpiffeId>> hopIdentities(String token) {
-        return verifier.hopIdentities(token);
     }
 
     /**
@@ -172,7 +176,7 @@ public class AnonModeHop extends AbstractHop<String> {
      * workload as audience (no presenter: the layers are anonymous); timed as {@code validate}.
      */
     @Override
-    public Verified<String> verify(Received received, Caller caller) {
+    public Verified<VerifiedAnonMode> verify(Received received, Caller caller) {
         return accept(received);
     }
 
@@ -184,12 +188,10 @@ public class AnonModeHop extends AbstractHop<String> {
      * ErrorCode#UNTRUSTED_KEY}: the root key is random, the record is its only link to the issuer.
      */
     @Override
-    public Verified<String> verifyIntrospected(Received received, Caller caller) {
+    public Verified<VerifiedAnonMode> verifyIntrospected(Received received, Caller caller) {
         // verified and its root read from one parse
-        String token = received.token();
-        AnonModeVerifier.Rooted rooted = time(Operation.VALIDATE, () -> verifier.verifyRooted(token, identity.self()));
-        Verified<String> verified = new Verified<>(token, rooted.result(), Received.of(token));
-        String root = rooted.rootIdentifier();
+        Verified<VerifiedAnonMode> verified = accept(received);
+        String root = verified.document().rootIdentifier();
         try {
             proofCheck.introspect(
                     root, verified.delegation(), services().requireIdpKeys(), metrics(), offered -> client(
@@ -216,8 +218,8 @@ public class AnonModeHop extends AbstractHop<String> {
      * extend}, its size recorded.
      */
     @Override
-    public Outgoing forward(Verified<String> verified, Role next) {
-        return extendTimed(verified.document(), verified.depth() + 1);
+    public Outgoing forward(Verified<VerifiedAnonMode> verified, Role next) {
+        return extendTimed(() -> forward(verified.document()), verified.depth() + 1);
     }
 
     /**
@@ -225,11 +227,11 @@ public class AnonModeHop extends AbstractHop<String> {
      * kept (the subject workload's step).
      */
     public Outgoing forwardRoot(String root, Role next) {
-        return extendTimed(root, 2);
+        return extendTimed(() -> forward(root), 2);
     }
 
-    private Outgoing extendTimed(String token, int depth) {
-        String extended = time(Operation.EXTEND, () -> forward(token));
+    private Outgoing extendTimed(Supplier<String> forward, int depth) {
+        String extended = time(Operation.EXTEND, forward);
         recordSize(depth, extended.length());
         return new Outgoing(extended, null, depth);
     }
@@ -238,10 +240,11 @@ public class AnonModeHop extends AbstractHop<String> {
      * The subject workload's check of the root the asserting workload answered (signature, times,
      * this workload as audience, the delegation), timed as {@code validate}.
      */
-    public Verified<String> accept(Received answer) {
-        VerifiedResult result = time(Operation.VALIDATE, () -> verify(answer.token()));
+    public Verified<VerifiedAnonMode> accept(Received answer) {
+        String token = answer.token();
+        VerifiedAnonMode verified = time(Operation.VALIDATE, () -> verifier.verifyOnce(token, identity.self()));
         // an Anon-Mode token has no artifacts: what is forwarded unchanged is the token alone
-        return new Verified<>(answer.token(), result, Received.of(answer.token()));
+        return new Verified<>(verified, verified.result(), Received.of(token));
     }
 
     /**

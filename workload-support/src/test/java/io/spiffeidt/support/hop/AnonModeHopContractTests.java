@@ -2,6 +2,7 @@ package io.spiffeidt.support.hop;
 
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
+import io.spiffeidt.core.anonmode.VerifiedAnonMode;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.TestHops;
@@ -9,7 +10,7 @@ import io.spiffeidt.support.testing.TestIdentities;
 import java.time.Duration;
 
 /** {@link HopContractTests} for Anon-Mode: the asserting workload's root, the subject's layer, the hops. */
-class AnonModeHopContractTests extends HopContractTests<String> {
+class AnonModeHopContractTests extends HopContractTests<VerifiedAnonMode> {
 
     private final AnonModeHop asserting =
             TestHops.anonMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
@@ -20,18 +21,18 @@ class AnonModeHopContractTests extends HopContractTests<String> {
     @Override
     Received fromSubject() {
         MintedAnonMode root = asserting.mint(grantToSubject(), Duration.ofMinutes(2));
-        Verified<String> answer = subject.accept(Received.of(root.token()));
+        Verified<VerifiedAnonMode> answer = subject.accept(Received.of(root.token()));
         Outgoing sent = subject.forward(answer, Role.M_TIER);
         return new Received(sent.token(), sent.artifacts());
     }
 
     @Override
-    AbstractHop<String> mTier() {
+    AbstractHop<VerifiedAnonMode> mTier() {
         return mTier;
     }
 
     @Override
-    AbstractHop<String> target() {
+    AbstractHop<VerifiedAnonMode> target() {
         return target;
     }
 
