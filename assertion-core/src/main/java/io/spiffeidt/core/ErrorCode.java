@@ -36,7 +36,14 @@ public enum ErrorCode {
     /** Introspection knows nothing of this document. */
     NOT_FOUND(404),
     /** A call to another workload or the IdP failed. */
-    UPSTREAM_UNAVAILABLE(502);
+    UPSTREAM_UNAVAILABLE(502),
+    /**
+     * An {@code Idempotency-Key} header that is not one structured-field string of 1 to 255
+     * characters (docs/formats/common.md "Idempotent deposits").
+     */
+    IDEMPOTENCY_KEY_INVALID(400),
+    /** An {@code Idempotency-Key} already used by this user for a different deposit. */
+    IDEMPOTENCY_KEY_MISMATCH(422);
 
     private final int httpStatus;
 

@@ -64,12 +64,21 @@ public final class SystemClient {
 
     /** {@code POST /api/{mode}/{operation}} at subject-wl as the user of {@code token}. */
     public Answer user(String mode, String operation, String token, String jsonBody) {
+        return user(mode, operation, token, jsonBody, Map.of());
+    }
+
+    /** As {@link #user(String, String, String, String)}, with more request headers. */
+    public Answer user(String mode, String operation, String token, String jsonBody, Map<String, String> headers) {
+        Map<String, String> all = new java.util.HashMap<>(headers);
+        if (token != null) {
+            all.put("Authorization", "Bearer " + token);
+        }
         return send(
                 stack.subjectUrl().resolve("/api/" + mode + "/" + operation),
                 "POST",
                 jsonBody == null ? null : "application/json",
                 jsonBody,
-                token == null ? Map.of() : Map.of("Authorization", "Bearer " + token),
+                all,
                 null);
     }
 

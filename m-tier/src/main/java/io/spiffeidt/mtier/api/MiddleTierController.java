@@ -11,9 +11,12 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import jakarta.validation.Valid;
+import java.util.Optional;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 
 /**
  * The middle tier's protocol, the same in every mode (docs/design.md "The hop contract"): verify
@@ -38,13 +41,16 @@ public abstract class MiddleTierController<D> {
     @PostMapping("/balance")
     @AllowedCallers(Role.SUBJECT_WL)
     public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        return forward("balance", request, caller);
+        return forward("balance", request, Optional.empty(), caller);
     }
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.SUBJECT_WL)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        return forward("deposit", request, caller);
+    public AccountResponse deposit(
+            @Valid @RequestBody DocumentRequest request,
+            @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
+            Caller caller) {
+        return forward("deposit", request, IdempotencyKey.parse(idempotencyKey), caller);
     }
 
     /** Verify, then what goes to the target: by default the document extended for it. */
@@ -52,7 +58,8 @@ public abstract class MiddleTierController<D> {
         return hop.forward(hop.verify(received, caller), Role.TARGET_WL);
     }
 
-    private AccountResponse forward(String operation, DocumentRequest request, Caller caller) {
+    private AccountResponse forward(
+            String operation, DocumentRequest request, Optional<IdempotencyKey> idempotencyKey, Caller caller) {
         Outgoing outgoing = toTarget(Received.of(request), caller);
         Mode mode = hop.mode();
         return clients.client(mode, Role.TARGET_WL)
@@ -60,6 +67,7 @@ public abstract class MiddleTierController<D> {
                         Operation.TARGET_CALL,
                         "/" + mode.pathSegment() + "/" + operation,
                         outgoing.request(request.amount()),
-                        AccountResponse.class);
+                        AccountResponse.class,
+                        idempotencyKey);
     }
 }

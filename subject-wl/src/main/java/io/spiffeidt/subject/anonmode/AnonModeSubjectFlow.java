@@ -15,9 +15,11 @@ import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.support.wire.MintResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -60,9 +62,10 @@ public class AnonModeSubjectFlow extends HopFlow {
     }
 
     @Override
-    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+    public AccountResponse use(
+            KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         Outgoing extended = hop.forwardRoot(document.token(), Role.M_TIER);
-        return callMiddleTier(operation, extended, amount);
+        return callMiddleTier(operation, extended, amount, idempotencyKey);
     }
 
     /** What the page shows of the verified root: its claims ({@code iss} is the fresh root key). */

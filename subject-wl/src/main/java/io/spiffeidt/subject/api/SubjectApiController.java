@@ -10,10 +10,12 @@ import io.spiffeidt.subject.session.UserKey;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -24,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The user-facing JSON API: {@code POST /api/{mode}/mint}, {@code /balance}, {@code /deposit} with
- * the user's OAuth access token as {@code Authorization: Bearer}.
+ * the user's OAuth access token as {@code Authorization: Bearer}. A deposit may carry an {@code
+ * Idempotency-Key}, which travels to the target (docs/formats/common.md "Idempotent deposits").
  */
 @RestController
 @RequestMapping("/api/{mode}")
@@ -83,18 +86,20 @@ public class SubjectApiController {
     public Map<String, Object> balance(
             @PathVariable("mode") String mode,
             @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization) {
-        return use(mode, authorization, "balance", null);
+        return use(mode, authorization, "balance", null, Optional.empty());
     }
 
     @PostMapping("/deposit")
     public Map<String, Object> deposit(
             @PathVariable("mode") String mode,
             @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+            @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
             @RequestBody DepositRequest request) {
-        return use(mode, authorization, "deposit", request.amount());
+        return use(mode, authorization, "deposit", request.amount(), IdempotencyKey.parse(idempotencyKey));
     }
 
-    private Map<String, Object> use(String mode, String authorization, String operation, Long amount) {
+    private Map<String, Object> use(
+            String mode, String authorization, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         SubjectFlow flow = flow(mode);
         String accessToken = bearer(authorization);
         UserKey user = user(flow.mode(), accessToken);
@@ -105,7 +110,7 @@ public class SubjectApiController {
             sessions.keep(user, flow.mode(), document);
             minted = true;
         }
-        AccountResponse account = flow.use(document, operation, amount);
+        AccountResponse account = flow.use(document, operation, amount, idempotencyKey);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("user", account.user());
         body.put("balance", account.balance());

@@ -12,8 +12,10 @@ import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.support.wire.MintResponse;
 import java.time.Instant;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,8 +50,9 @@ public class DvidSubjectFlow extends HopFlow {
     }
 
     @Override
-    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+    public AccountResponse use(
+            KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         // a DVID goes on as minted: the subject workload neither verifies nor extends it
-        return callMiddleTier(operation, new Outgoing(document.token(), null, 1), amount);
+        return callMiddleTier(operation, new Outgoing(document.token(), null, 1), amount, idempotencyKey);
     }
 }

@@ -6,7 +6,9 @@ import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The part every mode's {@link SubjectFlow} shares: its two calls, to the asserting workload's mint
@@ -35,14 +37,17 @@ public abstract class HopFlow implements SubjectFlow {
 
     /**
      * Sends {@code outgoing} to the middle tier's {@code /<mode>/<operation>}, timed as {@code
-     * mtier_call}, and answers its answer.
+     * mtier_call}, with the deposit's {@code Idempotency-Key} when there is one, and answers its
+     * answer.
      */
-    protected AccountResponse callMiddleTier(String operation, Outgoing outgoing, Long amount) {
+    protected AccountResponse callMiddleTier(
+            String operation, Outgoing outgoing, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         return clients.client(mode, Role.M_TIER)
                 .post(
                         Operation.MTIER_CALL,
                         "/" + mode.pathSegment() + "/" + operation,
                         outgoing.request(amount),
-                        AccountResponse.class);
+                        AccountResponse.class,
+                        idempotencyKey);
     }
 }

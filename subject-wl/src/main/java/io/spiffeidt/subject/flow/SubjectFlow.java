@@ -2,6 +2,8 @@ package io.spiffeidt.subject.flow;
 
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
+import java.util.Optional;
 
 /** One mode's part at the subject workload: obtain a document, then use it at the middle tier. */
 public interface SubjectFlow {
@@ -14,7 +16,11 @@ public interface SubjectFlow {
 
     /**
      * Uses a kept document for {@code operation} ({@code balance} or {@code deposit}) through the
-     * middle tier.
+     * middle tier, forwarding the deposit's {@code Idempotency-Key} when there is one.
      */
-    AccountResponse use(io.spiffeidt.subject.session.KeptDocument document, String operation, Long amount);
+    AccountResponse use(
+            io.spiffeidt.subject.session.KeptDocument document,
+            String operation,
+            Long amount,
+            Optional<IdempotencyKey> idempotencyKey);
 }

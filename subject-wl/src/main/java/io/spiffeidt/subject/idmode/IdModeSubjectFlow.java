@@ -16,9 +16,11 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.support.wire.MintResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -60,12 +62,13 @@ public class IdModeSubjectFlow extends HopFlow {
     }
 
     @Override
-    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+    public AccountResponse use(
+            KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         VerifiedIdMode root = document.verifiedIdMode() != null
                 ? hop.reuse(document.verifiedIdMode()).orElseGet(() -> verify(document.token(), document.artifacts()))
                 : verify(document.token(), document.artifacts());
         Outgoing extended = hop.forward(root, Role.M_TIER);
-        return callMiddleTier(operation, extended, amount);
+        return callMiddleTier(operation, extended, amount, idempotencyKey);
     }
 
     /**

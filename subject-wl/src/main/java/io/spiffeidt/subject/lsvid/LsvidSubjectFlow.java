@@ -17,12 +17,14 @@ import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.wire.AccountResponse;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.support.wire.LsvidExtendRequest;
 import io.spiffeidt.support.wire.LsvidExtendResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -65,10 +67,11 @@ public class LsvidSubjectFlow extends HopFlow {
     }
 
     @Override
-    public AccountResponse use(KeptDocument document, String operation, Long amount) {
+    public AccountResponse use(
+            KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.decode(document.token());
         Outgoing extended = hop.forward(kept, Role.M_TIER);
-        return callMiddleTier(operation, extended, amount);
+        return callMiddleTier(operation, extended, amount, idempotencyKey);
     }
 
     /** What the page shows of a verified LSVID: the delegation and every layer, outermost first. */

@@ -5,6 +5,7 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.decode.DocumentDecoder;
 import io.spiffeidt.subject.api.DepositRequest;
 import io.spiffeidt.subject.api.SubjectApiController;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -27,6 +28,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -99,8 +101,9 @@ public class PageController {
             @PathVariable("mode") String mode,
             OAuth2AuthenticationToken authentication,
             HttpServletRequest request,
+            @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
             @RequestBody DepositRequest deposit) {
-        return api.deposit(mode, bearer(authentication, request), deposit);
+        return api.deposit(mode, bearer(authentication, request), idempotencyKey, deposit);
     }
 
     /** The login ended (or its access token expired): the session goes, the page shows the login. */

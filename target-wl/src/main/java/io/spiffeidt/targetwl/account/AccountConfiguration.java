@@ -3,6 +3,7 @@ package io.spiffeidt.targetwl.account;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,6 +23,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * <p>Thread safety: configuration, used once at startup.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AccountProperties.class)
 public class AccountConfiguration {
 
     /**
@@ -30,12 +32,17 @@ public class AccountConfiguration {
      * @param dataSource the auto-configured data source
      * @param transactionManager the auto-configured transaction manager of that data source
      * @param clock an optional clock bean
+     * @param properties the account settings ({@code spiffeidt.account})
      * @return the repository
      */
     @Bean
     @DependsOnDatabaseInitialization
     public AccountRepository accountRepository(
-            DataSource dataSource, PlatformTransactionManager transactionManager, ObjectProvider<Clock> clock) {
-        return new AccountRepository(dataSource, transactionManager, clock.getIfAvailable(Clock::systemUTC));
+            DataSource dataSource,
+            PlatformTransactionManager transactionManager,
+            ObjectProvider<Clock> clock,
+            AccountProperties properties) {
+        return new AccountRepository(
+                dataSource, transactionManager, clock.getIfAvailable(Clock::systemUTC), properties);
     }
 }

@@ -1,6 +1,9 @@
 package io.spiffeidt.targetwl.account;
 
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.server.Deadline;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -9,12 +12,14 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -36,7 +41,17 @@ import org.springframework.transaction.support.TransactionTemplate;
  * guarded by {@code balance <= Long.MAX_VALUE - amount} in its {@code WHERE} clause, so concurrent
  * deposits never lose an update and an overflowing deposit changes nothing.
  *
- * <p>Thread safety: safe for concurrent use; all state is in the database.
+ * <p>A deposit with an {@code Idempotency-Key} (docs/formats/common.md "Idempotent deposits") is
+ * applied at most once per account and key within the retention: the key, the fingerprint of the
+ * request and the new balance go into {@code idempotency_key} ({@code V3__idempotency_key.sql}) in the
+ * credit's own transaction, so a key is stored exactly when its credit is committed. A retry finds
+ * the row and answers its balance; a concurrent first use credits too, then loses the insert of the
+ * key (PostgreSQL {@code ON CONFLICT DO NOTHING}, H2 a duplicate key), rolls its credit back and
+ * answers the winner's balance. Both transactions credit the same account row first, so they are
+ * serialized by its lock and never deadlock on the key.
+ *
+ * <p>Thread safety: safe for concurrent use; all state is in the database (and the time of the last
+ * purge, an atomic).
  */
 public final class AccountRepository {
 
@@ -45,6 +60,12 @@ public final class AccountRepository {
 
     /** The largest accepted user ID, in UTF-8 bytes (keeps the key inside PostgreSQL's B-tree limit). */
     public static final int MAX_USER_ID_BYTES = 2048;
+
+    /**
+     * The largest issuer, user ID and idempotency key together, in UTF-8 bytes: the primary key of
+     * {@code idempotency_key} must fit one PostgreSQL B-tree entry (2704 bytes with its headers).
+     */
+    public static final int MAX_IDEMPOTENCY_ENTRY_BYTES = 2600;
 
     /** How often a deposit retries when the account vanishes or appears under it (a rolled back creator). */
     private static final int ATTEMPTS = 3;
@@ -59,6 +80,9 @@ public final class AccountRepository {
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final Dialect dialect;
+    private final Duration retention;
+    private final long purgeIntervalNanos;
+    private final AtomicLong lastPurge;
 
     /**
      * Creates the repository; reads the database product name once to pick the SQL dialect.
@@ -71,11 +95,26 @@ public final class AccountRepository {
      * @throws org.springframework.dao.DataAccessException if the database cannot be reached
      */
     public AccountRepository(DataSource dataSource, PlatformTransactionManager transactionManager, Clock clock) {
+        this(dataSource, transactionManager, clock, AccountProperties.defaults());
+    }
+
+    /**
+     * As {@link #AccountRepository(DataSource, PlatformTransactionManager, Clock)}, with the retention
+     * of idempotency keys and the interval of their purge from {@code properties}.
+     */
+    public AccountRepository(
+            DataSource dataSource,
+            PlatformTransactionManager transactionManager,
+            Clock clock,
+            AccountProperties properties) {
         Objects.requireNonNull(dataSource, "dataSource");
         this.jdbc = JdbcClient.create(dataSource);
         this.transactions = new TransactionTemplate(Objects.requireNonNull(transactionManager, "transactionManager"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.dialect = Dialect.of(dataSource);
+        this.retention = properties.idempotencyRetention();
+        this.purgeIntervalNanos = properties.idempotencyPurgeInterval().toNanos();
+        this.lastPurge = new AtomicLong(System.nanoTime() - purgeIntervalNanos);
     }
 
     /**
@@ -150,6 +189,141 @@ public final class AccountRepository {
             return credited;
         });
         return Objects.requireNonNull(balance, "deposit returned no balance");
+    }
+
+    /**
+     * Credits the account of user {@code userId} of issuer {@code issuer} at most once for {@code
+     * idempotencyKey} within the retention (see the class comment): a first use credits and
+     * remembers the new balance with {@code fingerprint}; a use with the same fingerprint answers that
+     * balance and changes nothing; a use with another fingerprint fails and changes nothing. An expired
+     * key is forgotten, so its next use is a new deposit.
+     *
+     * @param fingerprint the SHA-256 (64 lowercase hex digits) of the canonical request
+     * @return the balance after the (first) credit
+     * @throws InvalidUserIdException if the issuer or user ID is not acceptable
+     * @throws InvalidAmountException if {@code amount <= 0} or the balance would overflow
+     * @throws AssertionException {@link ErrorCode#IDEMPOTENCY_KEY_MISMATCH} if the key was used for
+     *     another request, {@link ErrorCode#IDEMPOTENCY_KEY_INVALID} if issuer, user and key together
+     *     exceed {@link #MAX_IDEMPOTENCY_ENTRY_BYTES}
+     */
+    public long deposit(String issuer, String userId, long amount, IdempotencyKey idempotencyKey, String fingerprint) {
+        checkIssuer(issuer);
+        checkUserId(userId);
+        Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        if (fingerprint == null || !fingerprint.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("fingerprint must be 64 lowercase hex digits");
+        }
+        if (amount <= 0) {
+            throw new InvalidAmountException("amount must be positive");
+        }
+        String key = idempotencyKey.value();
+        if (utf8Length(issuer) + utf8Length(userId) + key.length() > MAX_IDEMPOTENCY_ENTRY_BYTES) {
+            throw new AssertionException(
+                    ErrorCode.IDEMPOTENCY_KEY_INVALID, IdempotencyKey.HEADER + " is too long for this account");
+        }
+        long ceiling = Long.MAX_VALUE - amount;
+        Long balance = transactions.execute(status -> {
+            OffsetDateTime now = now();
+            // an expired key is forgotten before it is looked up: its next use is a new deposit
+            jdbc.sql(
+                            "DELETE FROM idempotency_key WHERE issuer = ? AND user_id = ? AND idem_key = ? AND created_at <= ?")
+                    .params(issuer, userId, key, now.minus(retention))
+                    .update();
+            Optional<StoredKey> stored = selectKey(issuer, userId, key);
+            if (stored.isPresent()) {
+                return stored.get().answer(fingerprint);
+            }
+            long credited = depositInTransaction(issuer, userId, amount, ceiling);
+            if (!insertKey(issuer, userId, key, fingerprint, credited, now)) {
+                // a concurrent first use of the key committed while this credit waited for the account
+                status.setRollbackOnly();
+                return null;
+            }
+            Deadline.checkCurrent("the deposit's commit");
+            return credited;
+        });
+        if (balance == null) {
+            balance = selectKey(issuer, userId, key)
+                    .orElseThrow(() -> new ConcurrencyFailureException("the key's first use vanished"))
+                    .answer(fingerprint);
+        }
+        purgeExpiredKeysNowAndThen();
+        return balance;
+    }
+
+    /**
+     * Deletes every expired idempotency key, at most once per purge interval (a deposit with a key
+     * calls it; the other deposits leave the table alone).
+     *
+     * @return how many keys were deleted (0 when another purge was recent)
+     */
+    int purgeExpiredKeysNowAndThen() {
+        long last = lastPurge.get();
+        long now = System.nanoTime();
+        if (now - last < purgeIntervalNanos || !lastPurge.compareAndSet(last, now)) {
+            return 0;
+        }
+        return jdbc.sql("DELETE FROM idempotency_key WHERE created_at <= ?")
+                .param(now().minus(retention))
+                .update();
+    }
+
+    /** The number of idempotency keys stored for an account, expired or not (for tests and operators). */
+    public long idempotencyKeys(String issuer, String userId) {
+        return jdbc.sql("SELECT COUNT(*) FROM idempotency_key WHERE issuer = ? AND user_id = ?")
+                .params(issuer, userId)
+                .query(Long.class)
+                .single();
+    }
+
+    /** A stored key: the request it was first used for and the answer then. */
+    private record StoredKey(String fingerprint, long balance) {
+
+        long answer(String requested) {
+            if (!fingerprint.equals(requested)) {
+                throw new AssertionException(
+                        ErrorCode.IDEMPOTENCY_KEY_MISMATCH,
+                        IdempotencyKey.HEADER + " was already used for a different deposit");
+            }
+            return balance;
+        }
+    }
+
+    private Optional<StoredKey> selectKey(String issuer, String userId, String key) {
+        return jdbc.sql(
+                        "SELECT fingerprint, balance FROM idempotency_key WHERE issuer = ? AND user_id = ? AND idem_key = ?")
+                .params(issuer, userId, key)
+                .query((rs, row) -> new StoredKey(rs.getString("fingerprint"), rs.getLong("balance")))
+                .optional();
+    }
+
+    /** Stores a first use; false when the key is already stored (committed by a concurrent first use). */
+    private boolean insertKey(
+            String issuer, String userId, String key, String fingerprint, long balance, OffsetDateTime now) {
+        String insert = "INSERT INTO idempotency_key (issuer, user_id, idem_key, fingerprint, balance, created_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?)";
+        return switch (dialect) {
+            case POSTGRESQL ->
+                jdbc.sql(insert + " ON CONFLICT (issuer, user_id, idem_key) DO NOTHING")
+                                .params(issuer, userId, key, fingerprint, balance, now)
+                                .update()
+                        == 1;
+            case H2 -> {
+                try {
+                    jdbc.sql(insert)
+                            .params(issuer, userId, key, fingerprint, balance, now)
+                            .update();
+                    yield true;
+                } catch (DuplicateKeyException usedConcurrently) {
+                    // H2 rolls back only the statement; the caller rolls back the credit
+                    yield false;
+                }
+            }
+        };
+    }
+
+    private static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /**

@@ -8,11 +8,13 @@ import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
 import java.util.List;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 
 /**
  * The target's protocol, the same in every mode (docs/design.md "The hop contract"): verify what the
@@ -43,9 +45,17 @@ public abstract class TargetController<D> {
 
     @PostMapping("/deposit")
     @AllowedCallers(Role.M_TIER)
-    public AccountResponse deposit(@Valid @RequestBody DocumentRequest request, Caller caller) {
+    public AccountResponse deposit(
+            @Valid @RequestBody DocumentRequest request,
+            @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
+            Caller caller) {
         Verified<D> verified = verify(Received.of(request), caller);
-        return accounts.deposit(hop.mode(), verified.delegation(), request.amount(), path(verified));
+        return accounts.deposit(
+                hop.mode(),
+                verified.delegation(),
+                request.amount(),
+                IdempotencyKey.parse(idempotencyKey),
+                path(verified));
     }
 
     /** Every check of the mode at the target: by default {@link Hop#verify}. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.UUID;
@@ -78,6 +79,18 @@ class AccountConfigurationTests {
                                 "SELECT \"version\" FROM \"flyway_schema_history\" WHERE \"success\" AND \"version\" IS NOT NULL")
                         .query(String.class)
                         .list())
-                .containsExactly("1", "2"));
+                .containsExactly("1", "2", "3"));
+    }
+
+    @Test
+    void verifyWhenIdempotencySettingsGivenThenBoundAndNonPositiveRefused() {
+        runner.withPropertyValues(
+                        "spiffeidt.account.idempotency-retention=2h", "spiffeidt.account.idempotency-purge-interval=5s")
+                .run(context -> assertThat(context.getBean(AccountProperties.class))
+                        .isEqualTo(new AccountProperties(Duration.ofHours(2), Duration.ofSeconds(5))));
+        runner.run(context ->
+                assertThat(context.getBean(AccountProperties.class)).isEqualTo(AccountProperties.defaults()));
+        runner.withPropertyValues("spiffeidt.account.idempotency-retention=0s")
+                .run(context -> assertThat(context).hasFailed());
     }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.testkit.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -344,6 +347,156 @@ abstract class AccountRepositoryScenarios {
         assertThat(accounts.find(user)).map(Account::balance).contains(0L);
     }
 
+    @Test
+    void depositWithKeyWhenRetriedWithTheSameRequestThenAppliedOnceAndAnsweredAgain() {
+        String user = newUser();
+        IdempotencyKey key = newKey();
+        accounts.deposit(ISSUER, user, 5);
+
+        long first = accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A);
+        long retried = accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A);
+
+        assertThat(first).isEqualTo(35);
+        assertThat(retried).isEqualTo(35);
+        assertThat(accounts.balance(ISSUER, user)).isEqualTo(35);
+        assertThat(accounts.idempotencyKeys(ISSUER, user)).isOne();
+    }
+
+    @Test
+    void depositWithKeyWhenRetriedAfterOtherDepositsThenAnswersTheFirstBalance() {
+        String user = newUser();
+        IdempotencyKey key = newKey();
+        accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A);
+        accounts.deposit(ISSUER, user, 7);
+
+        assertThat(accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A)).isEqualTo(30);
+        assertThat(accounts.balance(ISSUER, user)).isEqualTo(37);
+    }
+
+    @Test
+    void depositWithKeyWhenReusedForAnotherRequestThenMismatchAndBalanceUnchanged() {
+        String user = newUser();
+        IdempotencyKey key = newKey();
+        accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A);
+
+        assertThatThrownBy(() -> accounts.deposit(ISSUER, user, 31, key, FINGERPRINT_B))
+                .isInstanceOfSatisfying(AssertionException.class, e -> assertThat(e.code())
+                        .isEqualTo(ErrorCode.IDEMPOTENCY_KEY_MISMATCH))
+                .hasMessageNotContaining(key.value());
+
+        assertThat(accounts.balance(ISSUER, user)).isEqualTo(30);
+        assertThat(accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A)).isEqualTo(30);
+    }
+
+    @Test
+    void depositWithKeyWhenSameKeyForOtherUserOrIssuerThenIndependent() {
+        String user = newUser();
+        String other = newUser();
+        IdempotencyKey key = newKey();
+
+        assertThat(accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A)).isEqualTo(30);
+        assertThat(accounts.deposit(ISSUER, other, 40, key, FINGERPRINT_B)).isEqualTo(40);
+        assertThat(accounts.deposit("https://idp-b.example", user, 50, key, FINGERPRINT_B))
+                .isEqualTo(50);
+
+        assertThat(accounts.balance(ISSUER, user)).isEqualTo(30);
+        assertThat(accounts.balance(ISSUER, other)).isEqualTo(40);
+        assertThat(accounts.balance("https://idp-b.example", user)).isEqualTo(50);
+    }
+
+    @Test
+    void depositWithKeyWhenRetentionPassedThenAppliedAgain() {
+        String user = newUser();
+        IdempotencyKey key = newKey();
+        accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A);
+        clock.advance(AccountProperties.defaults().idempotencyRetention().minusSeconds(1));
+        assertThat(accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A)).isEqualTo(30);
+
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_B)).isEqualTo(60);
+        assertThat(accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_B)).isEqualTo(60);
+        assertThat(accounts.balance(ISSUER, user)).isEqualTo(60);
+    }
+
+    @Test
+    void depositWithKeyWhenSentConcurrentlyThenAppliedOnceAndEveryoneGetsTheFirstAnswer() {
+        String user = newUser();
+        accounts.deposit(ISSUER, user, 1);
+        IdempotencyKey key = newKey();
+        List<Supplier<Long>> tasks = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            tasks.add(() -> accounts.deposit(ISSUER, user, 30, key, FINGERPRINT_A));
+        }
+
+        List<Long> answers =
+                runTogether(tasks).stream().map(CompletableFuture::join).toList();
+
+        assertThat(answers).hasSize(THREADS).containsOnly(31L);
+        assertThat(accounts.balance(ISSUER, user)).isEqualTo(31);
+        assertThat(accounts.idempotencyKeys(ISSUER, user)).isOne();
+    }
+
+    @Test
+    void depositWithKeyWhenCreditFailsThenKeyIsNotKept() {
+        String user = newUser();
+        IdempotencyKey key = newKey();
+        accounts.deposit(ISSUER, user, Long.MAX_VALUE - 10);
+
+        assertThatThrownBy(() -> accounts.deposit(ISSUER, user, 11, key, FINGERPRINT_A))
+                .isInstanceOf(InvalidAmountException.class);
+
+        assertThat(accounts.idempotencyKeys(ISSUER, user)).isZero();
+        assertThat(accounts.deposit(ISSUER, user, 10, key, FINGERPRINT_B)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void depositWithKeyWhenIssuerUserAndKeyExceedTheIndexEntryThenInvalidAndNothingChanges() {
+        String user = "u".repeat(AccountRepository.MAX_USER_ID_BYTES - 36) + UUID.randomUUID();
+        String issuer = "https://" + "i".repeat(AccountRepository.MAX_ISSUER_BYTES - 8);
+        IdempotencyKey key = new IdempotencyKey("k".repeat(IdempotencyKey.MAX_LENGTH));
+
+        assertThatThrownBy(() -> accounts.deposit(issuer, user, 1, key, FINGERPRINT_A))
+                .isInstanceOfSatisfying(AssertionException.class, e -> assertThat(e.code())
+                        .isEqualTo(ErrorCode.IDEMPOTENCY_KEY_INVALID));
+
+        assertThat(accounts.find(issuer, user)).isEmpty();
+    }
+
+    @Test
+    void depositWithKeyWhenIssuerUserAndKeyFillTheIndexEntryExactlyThenStored() {
+        // random characters: PostgreSQL compresses a repetitive index entry, which would hide the limit
+        String issuer = "https://" + randomText(AccountRepository.MAX_ISSUER_BYTES - 8);
+        String user = randomText(AccountRepository.MAX_IDEMPOTENCY_ENTRY_BYTES
+                - AccountRepository.MAX_ISSUER_BYTES
+                - IdempotencyKey.MAX_LENGTH);
+        IdempotencyKey key = new IdempotencyKey(randomText(IdempotencyKey.MAX_LENGTH));
+
+        assertThat(accounts.deposit(issuer, user, 9, key, FINGERPRINT_A)).isEqualTo(9);
+        assertThat(accounts.deposit(issuer, user, 9, key, FINGERPRINT_A)).isEqualTo(9);
+
+        assertThat(accounts.idempotencyKeys(issuer, user)).isOne();
+    }
+
+    @Test
+    void purgeWhenKeysExpiredThenDeletedForEveryAccount() {
+        AccountRepository purging = new AccountRepository(
+                dataSource,
+                new DataSourceTransactionManager(dataSource),
+                clock,
+                new AccountProperties(Duration.ofHours(1), Duration.ofNanos(1)));
+        String idle = newUser();
+        String active = newUser();
+        purging.deposit(ISSUER, idle, 30, newKey(), FINGERPRINT_A);
+        clock.advance(Duration.ofHours(1));
+
+        purging.deposit(ISSUER, active, 30, newKey(), FINGERPRINT_A);
+
+        assertThat(purging.idempotencyKeys(ISSUER, idle)).isZero();
+        assertThat(purging.idempotencyKeys(ISSUER, active)).isOne();
+        assertThat(purging.balance(ISSUER, idle)).isEqualTo(30);
+    }
+
     @ParameterizedTest
     @MethodSource("acceptedUserIds")
     void verifyWhenUserIdAtTheLimitThenItIsStoredExactly(String user) {
@@ -419,6 +572,23 @@ abstract class AccountRepositoryScenarios {
                 Duration.ofSeconds(30),
                 Duration.ofMillis(10));
         assertThat(waiting).as("sessions waiting for the lock").isPositive();
+    }
+
+    private static final String ISSUER = "https://idp-a.example";
+    private static final String FINGERPRINT_A = "a".repeat(64);
+    private static final String FINGERPRINT_B = "b".repeat(64);
+
+    private static String randomText(int length) {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            text.append((char) ('!' + random.nextInt(94)));
+        }
+        return text.toString();
+    }
+
+    private static IdempotencyKey newKey() {
+        return new IdempotencyKey(UUID.randomUUID().toString());
     }
 
     private static String newUser() {

@@ -10,6 +10,7 @@ import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.ServerTiming;
 import io.spiffeidt.support.server.Deadline;
 import io.spiffeidt.support.server.RequestRefusedException;
+import io.spiffeidt.support.wire.IdempotencyKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +92,12 @@ public final class DownstreamClient {
     public <T> T post(String path, Object jsonBody, Class<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
         return exchange(
-                HttpMethod.POST, path, jsonBody, responseType == Void.class, response -> response.bodyTo(responseType));
+                HttpMethod.POST,
+                path,
+                jsonBody,
+                Optional.empty(),
+                responseType == Void.class,
+                response -> response.bodyTo(responseType));
     }
 
     /**
@@ -101,7 +107,33 @@ public final class DownstreamClient {
      * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
      */
     public <T> T post(Operation operation, String path, Object jsonBody, Class<T> responseType) {
-        return metrics.time(mode, operation, () -> post(path, jsonBody, responseType));
+        return post(operation, path, jsonBody, responseType, Optional.empty());
+    }
+
+    /**
+     * {@link #post(Operation, String, Object, Class)} with the deposit's {@code Idempotency-Key}
+     * header, when there is one (docs/formats/common.md "Idempotent deposits").
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T post(
+            Operation operation,
+            String path,
+            Object jsonBody,
+            Class<T> responseType,
+            Optional<IdempotencyKey> idempotencyKey) {
+        Objects.requireNonNull(responseType, "responseType");
+        Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        return metrics.time(
+                mode,
+                operation,
+                () -> exchange(
+                        HttpMethod.POST,
+                        path,
+                        jsonBody,
+                        idempotencyKey,
+                        responseType == Void.class,
+                        response -> response.bodyTo(responseType)));
     }
 
     /**
@@ -111,7 +143,8 @@ public final class DownstreamClient {
      */
     public <T> T post(String path, Object jsonBody, ParameterizedTypeReference<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(HttpMethod.POST, path, jsonBody, false, response -> response.bodyTo(responseType));
+        return exchange(
+                HttpMethod.POST, path, jsonBody, Optional.empty(), false, response -> response.bodyTo(responseType));
     }
 
     /**
@@ -122,7 +155,7 @@ public final class DownstreamClient {
      */
     public <T> T get(String path, Class<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(HttpMethod.GET, path, null, false, response -> response.bodyTo(responseType));
+        return exchange(HttpMethod.GET, path, null, Optional.empty(), false, response -> response.bodyTo(responseType));
     }
 
     @FunctionalInterface
@@ -130,7 +163,13 @@ public final class DownstreamClient {
         T read(RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse response) throws IOException;
     }
 
-    private <T> T exchange(HttpMethod method, String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
+    private <T> T exchange(
+            HttpMethod method,
+            String path,
+            Object jsonBody,
+            Optional<IdempotencyKey> idempotencyKey,
+            boolean noBody,
+            BodyReader<T> reader) {
         long callStart = System.nanoTime();
         Optional<Deadline> deadline = Deadline.current();
         // the downstream gets what is left less the time its answer needs to come back
@@ -146,6 +185,8 @@ public final class DownstreamClient {
                                         if (forward > 0) {
                                             h.set(Deadline.HEADER, Long.toString(forward));
                                         }
+                                        idempotencyKey.ifPresent(
+                                                key -> h.set(IdempotencyKey.HEADER, key.headerValue()));
                                     })
                                     .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON),
                             jsonBody)
