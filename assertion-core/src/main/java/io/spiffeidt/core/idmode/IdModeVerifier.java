@@ -283,7 +283,7 @@ public final class IdModeVerifier {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, k, "no trust bundle for the trust domain of " + iss);
             }
-            SpiffeId leafId = chains.validate(chain, artifacts.toBase64().get(k), bundle.get(), now, k);
+            SpiffeId leafId = chains.validate(chain, artifacts.toBase64().get(k), bundle.get(), now, k, provider);
             if (!leafId.equals(iss)) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, k, "certificate of " + leafId + " signed a layer of " + iss);

@@ -5,6 +5,7 @@ import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.memo.Expiry;
 import io.spiffeidt.core.memo.Memo;
 import io.spiffeidt.core.memo.Memos;
+import java.security.Provider;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
@@ -42,8 +43,17 @@ public final class ValidatedChains {
      * @throws io.spiffeidt.core.AssertionException as {@link X509Svids#validate}
      */
     public SpiffeId validate(List<X509Certificate> chain, Object der, TrustBundle bundle, Instant at, int layer) {
+        return validate(chain, der, bundle, at, layer, null);
+    }
+
+    /**
+     * As {@link #validate(List, Object, TrustBundle, Instant, int)}, with the certificates'
+     * signatures verified by {@code provider} ({@code null}: the JDK's provider list).
+     */
+    public SpiffeId validate(
+            List<X509Certificate> chain, Object der, TrustBundle bundle, Instant at, int layer, Provider provider) {
         if (!memo.remembers()) {
-            return X509Svids.validate(chain, bundle, at, layer);
+            return X509Svids.validate(chain, bundle, at, layer, provider);
         }
         Entry e = memo.get(
                 der,
@@ -53,7 +63,7 @@ public final class ValidatedChains {
         if (e != null) {
             return e.id();
         }
-        SpiffeId id = X509Svids.validate(chain, bundle, at, layer);
+        SpiffeId id = X509Svids.validate(chain, bundle, at, layer, provider);
         Instant notBefore = Instant.MIN;
         Instant notAfter = Instant.MAX;
         for (X509Certificate c : chain) {

@@ -6,6 +6,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import java.io.ByteArrayInputStream;
 import java.security.GeneralSecurityException;
+import java.security.Provider;
 import java.security.cert.CertPath;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertificateFactory;
@@ -94,14 +95,25 @@ public final class X509Svids {
         return SpiffeId.fromX509Svid(cert);
     }
 
+    /** {@link #validate(List, TrustBundle, Instant, int, Provider)} with the JDK's provider list. */
+    public static SpiffeId validate(List<X509Certificate> chain, TrustBundle bundle, Instant at, int layer) {
+        return validate(chain, bundle, at, layer, null);
+    }
+
     /**
      * Validates an X.509-SVID chain (leaf first) against the bundle at {@code at}, enforces the
      * SPIFFE leaf rules (not a CA, digitalSignature, no keyCertSign / cRLSign, one URI SAN in the
-     * bundle's trust domain) and returns the leaf's SPIFFE ID.
+     * bundle's trust domain) and returns the leaf's SPIFFE ID. The chain is validated as PKIX
+     * validates it (RFC 5280 section 6, revocation off); a chain of the usual SVID shape is
+     * validated by {@link SvidChains}, with the certificates' signatures verified by {@code
+     * provider}, anything else by the JDK's {@code CertPathValidator}.
      *
+     * @param provider the JCA provider for the certificates' signatures, or {@code null} for the
+     *     JDK's provider list
      * @throws AssertionException {@link ErrorCode#UNTRUSTED_KEY} on any failure
      */
-    public static SpiffeId validate(List<X509Certificate> chain, TrustBundle bundle, Instant at, int layer) {
+    public static SpiffeId validate(
+            List<X509Certificate> chain, TrustBundle bundle, Instant at, int layer, Provider provider) {
         if (chain.isEmpty()) {
             throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "empty certificate chain");
         }
@@ -126,20 +138,30 @@ public final class X509Svids {
             throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "leaf " + id + " is not in the trust domain");
         }
         try {
-            CertificateFactory cf = CertificateFactory.getInstance("X.509");
-            CertPath path = cf.generateCertPath(chain);
-            Set<TrustAnchor> anchors = new HashSet<>();
-            for (X509Certificate root : bundle.roots()) {
-                anchors.add(new TrustAnchor(root, null));
+            Date date = Date.from(at);
+            if (SvidChains.covers(chain, bundle)) {
+                SvidChains.validate(chain, bundle, date, provider);
+            } else {
+                pkix(chain, bundle, date);
             }
-            PKIXParameters params = new PKIXParameters(anchors);
-            params.setRevocationEnabled(false);
-            params.setDate(Date.from(at));
-            CertPathValidator.getInstance("PKIX").validate(path, params);
         } catch (GeneralSecurityException | RuntimeException e) {
             throw new AssertionException(
                     ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + id + " does not chain to the bundle");
         }
         return id;
+    }
+
+    /** The JDK's PKIX validation of {@code chain} to the bundle's roots, revocation off. */
+    static void pkix(List<X509Certificate> chain, TrustBundle bundle, Date at) throws GeneralSecurityException {
+        CertificateFactory cf = CertificateFactory.getInstance("X.509");
+        CertPath path = cf.generateCertPath(chain);
+        Set<TrustAnchor> anchors = new HashSet<>();
+        for (X509Certificate root : bundle.roots()) {
+            anchors.add(new TrustAnchor(root, null));
+        }
+        PKIXParameters params = new PKIXParameters(anchors);
+        params.setRevocationEnabled(false);
+        params.setDate(at);
+        CertPathValidator.getInstance("PKIX").validate(path, params);
     }
 }

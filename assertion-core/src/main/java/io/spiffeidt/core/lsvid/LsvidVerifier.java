@@ -487,7 +487,7 @@ public final class LsvidVerifier {
             for (byte[] der : x5c) {
                 chainKey.add(java.nio.ByteBuffer.wrap(der.clone()));
             }
-            SpiffeId leafId = chains.validate(certs, chainKey, settings.trustBundle(), now, layer);
+            SpiffeId leafId = chains.validate(certs, chainKey, settings.trustBundle(), now, layer, settings.provider());
             if (!leafId.equals(owner)) {
                 throw new AssertionException(
                         ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + leafId + " does not name " + owner);
