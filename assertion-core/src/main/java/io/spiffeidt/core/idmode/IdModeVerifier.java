@@ -97,11 +97,12 @@ public final class IdModeVerifier {
     /**
      * A verifier remembering work in the memos {@code memos} makes (docs/design.md "Memos").
      *
-     * <p>{@value #CHAIN_MEMO}: certificate chain validation (PKIX to the bundle, SPIFFE leaf rules)
-     * costs far more than the layer's ECDSA check, and a deployment has few SVIDs. A chain that
+     * <p>{@value #CHAIN_MEMO}: certificate chain validation (RFC 5280 path validation to the
+     * bundle, SPIFFE leaf rules) costs at least the layer's ECDSA check again, and a deployment has
+     * few SVIDs. A chain that
      * validated is therefore remembered by its exact DER bytes, together with the bundle it validated
      * against and the window in which all its certificates are valid; a later request with the same
-     * chain, an equal bundle and a time inside that window skips the PKIX work. Every other check,
+     * chain, an equal bundle and a time inside that window skips the path validation. Every other check,
      * signatures included, runs on every request.
      *
      * <p>{@value #TOKEN_MEMO}: where the hop before reuses its extension (issue 13), the same token

@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The memo of certificate chains that passed {@link X509Svids#validate} (ID-Mode artifacts,
- * LSVID {@code x5c}), so that the few SVIDs of a deployment are PKIX-validated once per bundle
+ * LSVID {@code x5c}), so that the few SVIDs of a deployment are path-validated once per bundle
  * instead of once per request: a named {@link Memo} ({@code lsvid-chain}, {@code idmode-chain})
  * with its key rule. Not API.
  *

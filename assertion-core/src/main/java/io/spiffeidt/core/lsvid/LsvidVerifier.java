@@ -124,8 +124,9 @@ public final class LsvidVerifier {
      * (docs/design.md "Memos"):
      *
      * <ul>
-     *   <li>{@value #CHAIN_MEMO}: PKIX validation of a base's {@code x5c} chain costs far more than
-     *       the signature checks, and a deployment has few SVIDs, so validated chains are remembered
+     *   <li>{@value #CHAIN_MEMO}: path validation of a base's {@code x5c} chain (parsing, one
+     *       signature per certificate, the RFC 5280 checks) costs about as much as a base's own
+     *       signature check, and a deployment has few SVIDs, so validated chains are remembered
      *       by their exact bytes; a hit still requires an equal bundle and the time inside every
      *       certificate's validity, and every other check (key binding, signatures, expiry) runs on
      *       every call.
