@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * What one Gatling run measures, from system properties (docs/measurement.md lists them).
  *
- * @param profile {@code quick} (default), {@code ci} or {@code full} durations and rates
+ * @param profile {@code quick} (default), {@code ci} durations and rates, or {@code capacity} (a staircase of
+ *     arrival rates per mode and request, {@link Capacity})
  * @param configurations pooling profile × JWKS cache pairs, each run on a freshly started stack
  * @param modes the modes (path segments)
  * @param mintRate mint requests per second in the measured phase, per mode
@@ -28,7 +29,9 @@ import java.util.Map;
  * @param deployment the label the report gives this run's column ({@code embedded} / {@code deployment}
  *     unless {@code -Dspiffeidt.perf.deployment} names it)
  * @param containers workload name to container name, whose cgroup files are read around each phase
- * @param dataDir where raw data go (requests, scrapes, environment): {@code target/runs/<deployment>}
+ * @param dataDir where raw data go (requests, scrapes, environment): {@code target/runs/<deployment>}, for
+ *     the {@code capacity} profile {@code target/capacity/<deployment>}
+ * @param capacity the staircase of the {@code capacity} profile, else {@code null}
  */
 record PerfSettings(
         String profile,
@@ -44,7 +47,8 @@ record PerfSettings(
         int users,
         String deployment,
         Map<String, String> containers,
-        Path dataDir) {
+        Path dataDir,
+        Capacity capacity) {
 
     static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
@@ -73,6 +77,50 @@ record PerfSettings(
         }
     }
 
+    /**
+     * The {@code capacity} profile's staircase, per mode and request (docs/measurement.md "Capacity").
+     *
+     * @param rates the arrival rates of the steps (requests per second), ascending
+     * @param step how long each step lasts
+     * @param warmUp the ramp to the first rate before each staircase
+     * @param requests which requests ({@code balance}, {@code deposit}, {@code mint})
+     * @param p99LimitMs a step is held when every answer is 200 and p99 is at most this
+     * @param past how many missed steps to run before the staircase stops (to show what happens past the
+     *     knee)
+     * @param connections the connections Gatling keeps to subject-wl (shared by all virtual users)
+     */
+    record Capacity(
+            List<Double> rates,
+            Duration step,
+            Duration warmUp,
+            List<String> requests,
+            long p99LimitMs,
+            int past,
+            int connections) {
+
+        static Capacity fromSystemProperties() {
+            double start = Double.parseDouble(prop("spiffeidt.perf.capacity.start", "25"));
+            double factor = Double.parseDouble(prop("spiffeidt.perf.capacity.factor", "1.5"));
+            double max = Double.parseDouble(prop("spiffeidt.perf.capacity.max", "2500"));
+            if (start <= 0 || factor <= 1 || max < start) {
+                throw new IllegalArgumentException(
+                        "spiffeidt.perf.capacity.start > 0, factor > 1 and max >= start are required");
+            }
+            List<Double> rates = new ArrayList<>();
+            for (double r = start; r <= max; r *= factor) {
+                rates.add((double) Math.round(r));
+            }
+            return new Capacity(
+                    List.copyOf(rates),
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.capacity.step", "10"))),
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.warm-up", "20"))),
+                    list(prop("spiffeidt.perf.capacity.requests", "balance,deposit,mint")),
+                    Long.parseLong(prop("spiffeidt.perf.capacity.p99-ms", "100")),
+                    Integer.parseInt(prop("spiffeidt.perf.capacity.past", "2")),
+                    Integer.parseInt(prop("spiffeidt.perf.capacity.connections", "16")));
+        }
+    }
+
     boolean embedded() {
         return baseUrl == null;
     }
@@ -87,6 +135,7 @@ record PerfSettings(
         String profile = prop("spiffeidt.perf.profile", "quick");
         String matrix = prop("spiffeidt.perf.matrix", profile.equals("ci") ? "ci" : "quick");
         boolean ci = profile.equals("ci");
+        boolean capacity = profile.equals("capacity");
         List<Configuration> configs = new ArrayList<>();
         String baseUrl = System.getProperty("spiffeidt.base-url");
         if (baseUrl != null) {
@@ -99,7 +148,7 @@ record PerfSettings(
                     configs.add(new Configuration(p, j));
                 }
             }
-        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci) {
+        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci || capacity) {
             configs.add(new Configuration(
                     prop("spiffeidt.pooling.profile", "pooled"), prop("spiffeidt.oauth.jwks-cache", "refresh-ahead")));
         } else {
@@ -140,7 +189,17 @@ record PerfSettings(
                 Integer.parseInt(prop("spiffeidt.perf.users", "100")),
                 deployment,
                 Map.copyOf(pairs(System.getProperty("spiffeidt.perf.containers"))),
-                Path.of(prop("spiffeidt.perf.dir", "target")).resolve("runs").resolve(deployment));
+                Path.of(prop("spiffeidt.perf.dir", "target"))
+                        .resolve(capacity ? "capacity" : "runs")
+                        .resolve(deployment),
+                capacity ? Capacity.fromSystemProperties() : null);
+    }
+
+    private static List<String> list(String csv) {
+        return Arrays.stream(csv.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     /** {@code key=value,...} in order. */

@@ -37,6 +37,8 @@ final class Probe {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private BufferedWriter requests;
+    private BufferedWriter capacityRequests;
+    private BufferedWriter capacitySteps;
 
     Probe(Path dir) {
         this.dir = dir;
@@ -72,6 +74,66 @@ final class Probe {
                     Long.toString(responseMs),
                     Boolean.toString(ok)));
             requests.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One answer of a capacity step ({@code capacity.csv}); status 0 when no answer came. */
+    synchronized void capacityRequest(
+            String configuration,
+            String mode,
+            String request,
+            String rate,
+            int status,
+            long responseMs,
+            long retryAfter) {
+        try {
+            if (capacityRequests == null) {
+                capacityRequests = Files.newBufferedWriter(dir.resolve("capacity.csv"), StandardCharsets.UTF_8);
+                capacityRequests.write(io.spiffeidt.perf.report.Capacity.REQUESTS_HEADER + "\n");
+            }
+            capacityRequests.write(String.join(
+                    ",",
+                    configuration,
+                    mode,
+                    request,
+                    rate,
+                    Long.toString(System.currentTimeMillis()),
+                    Long.toString(responseMs),
+                    Integer.toString(status),
+                    Long.toString(retryAfter)));
+            capacityRequests.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One capacity step: its offered rate, its window and its verdict ({@code steps.csv}). */
+    synchronized void capacityStep(
+            String configuration,
+            String mode,
+            String request,
+            double rate,
+            long startMs,
+            long endMs,
+            io.spiffeidt.perf.report.Capacity.Verdict verdict) {
+        try {
+            if (capacitySteps == null) {
+                capacitySteps = Files.newBufferedWriter(dir.resolve("steps.csv"), StandardCharsets.UTF_8);
+                capacitySteps.write(io.spiffeidt.perf.report.Capacity.STEPS_HEADER + "\n");
+            }
+            capacitySteps.write(String.join(
+                    ",",
+                    configuration,
+                    mode,
+                    request,
+                    Double.toString(rate),
+                    Long.toString(startMs),
+                    Long.toString(endMs),
+                    Boolean.toString(verdict.held())));
+            capacitySteps.write('\n');
+            capacitySteps.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -236,6 +298,12 @@ final class Probe {
     void close() {
         try {
             requests.close();
+            if (capacityRequests != null) {
+                capacityRequests.close();
+            }
+            if (capacitySteps != null) {
+                capacitySteps.close();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
