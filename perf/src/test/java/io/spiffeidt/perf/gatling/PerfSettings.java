@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * What one Gatling run measures, from system properties (docs/measurement.md lists them).
  *
- * @param profile {@code quick} (default), {@code ci} durations and rates, or {@code capacity} (a staircase of
- *     arrival rates per mode and request, {@link Capacity})
+ * @param profile {@code quick} (default), {@code ci} durations and rates, {@code capacity} (a staircase of
+ *     arrival rates per mode and request, {@link Capacity}) or {@code soak} (all modes mixed for long, {@link
+ *     Soak})
  * @param configurations pooling profile × JWKS cache pairs, each run on a freshly started stack
  * @param modes the modes (path segments)
  * @param mintRate mint requests per second in the measured phase, per mode
@@ -32,6 +33,7 @@ import java.util.Map;
  * @param dataDir where raw data go (requests, scrapes, environment): {@code target/runs/<deployment>}, for
  *     the {@code capacity} profile {@code target/capacity/<deployment>}
  * @param capacity the staircase of the {@code capacity} profile, else {@code null}
+ * @param soak the load of the {@code soak} profile, else {@code null}
  */
 record PerfSettings(
         String profile,
@@ -48,7 +50,8 @@ record PerfSettings(
         String deployment,
         Map<String, String> containers,
         Path dataDir,
-        Capacity capacity) {
+        Capacity capacity,
+        Soak soak) {
 
     static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
@@ -121,6 +124,27 @@ record PerfSettings(
         }
     }
 
+    /**
+     * The {@code soak} profile (docs/measurement.md "Soak").
+     *
+     * @param rate use sessions (balance, then deposit) per second, all modes round robin; mints at a tenth
+     * @param duration how long the load lasts
+     * @param sampleEvery the sampler's period
+     * @param warmUp the samples of the first part not judged
+     */
+    record Soak(double rate, Duration duration, Duration sampleEvery, Duration warmUp) {
+
+        static Soak fromSystemProperties() {
+            Duration duration = Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.soak.duration", "1800")));
+            return new Soak(
+                    Double.parseDouble(prop("spiffeidt.perf.soak.rate", "30")),
+                    duration,
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.soak.sample", "10"))),
+                    Duration.ofSeconds(Long.parseLong(prop(
+                            "spiffeidt.perf.soak.warm-up", Long.toString(Math.min(120, duration.toSeconds() / 5))))));
+        }
+    }
+
     boolean embedded() {
         return baseUrl == null;
     }
@@ -136,6 +160,7 @@ record PerfSettings(
         String matrix = prop("spiffeidt.perf.matrix", profile.equals("ci") ? "ci" : "quick");
         boolean ci = profile.equals("ci");
         boolean capacity = profile.equals("capacity");
+        boolean soak = profile.equals("soak");
         List<Configuration> configs = new ArrayList<>();
         String baseUrl = System.getProperty("spiffeidt.base-url");
         if (baseUrl != null) {
@@ -148,7 +173,7 @@ record PerfSettings(
                     configs.add(new Configuration(p, j));
                 }
             }
-        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci || capacity) {
+        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci || capacity || soak) {
             configs.add(new Configuration(
                     prop("spiffeidt.pooling.profile", "pooled"), prop("spiffeidt.oauth.jwks-cache", "refresh-ahead")));
         } else {
@@ -190,9 +215,10 @@ record PerfSettings(
                 deployment,
                 Map.copyOf(pairs(System.getProperty("spiffeidt.perf.containers"))),
                 Path.of(prop("spiffeidt.perf.dir", "target"))
-                        .resolve(capacity ? "capacity" : "runs")
+                        .resolve(capacity ? "capacity" : soak ? "soak" : "runs")
                         .resolve(deployment),
-                capacity ? Capacity.fromSystemProperties() : null);
+                capacity ? Capacity.fromSystemProperties() : null,
+                soak ? Soak.fromSystemProperties() : null);
     }
 
     private static List<String> list(String csv) {

@@ -185,6 +185,57 @@ final class Probe {
         }
     }
 
+    /**
+     * One soak sample: with the stack's process ({@code pid > 0}) a full collection first ({@code jcmd
+     * GC.run}), then every workload's Prometheus text, the process's resident set and open sockets.
+     */
+    io.spiffeidt.perf.report.Soak.Sample soakSample(Map<String, String> metricsUrls, long pid) {
+        try {
+            if (pid > 0) {
+                Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+                Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run")
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+                p.waitFor(60, TimeUnit.SECONDS);
+            }
+            Map<String, String> texts = new java.util.LinkedHashMap<>();
+            for (var e : metricsUrls.entrySet()) {
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(e.getValue()))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                texts.put(e.getKey(), r.body());
+            }
+            double rss = pid > 0 ? rssKb(pid) / 1024.0 : Double.NaN;
+            double sockets = pid > 0 ? sockets(pid) : Double.NaN;
+            return io.spiffeidt.perf.report.Soak.sample(System.currentTimeMillis(), texts, pid > 0, rss, sockets);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Open sockets of a process (its file descriptors that are sockets). */
+    private static long sockets(long pid) throws IOException {
+        long n = 0;
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
+                        n++;
+                    }
+                } catch (IOException e) {
+                    // closed while listing
+                }
+            }
+        }
+        return n;
+    }
+
     /** Thread name and CPU milliseconds, from {@code jcmd <pid> Thread.print}. */
     private static String threads(long pid) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");

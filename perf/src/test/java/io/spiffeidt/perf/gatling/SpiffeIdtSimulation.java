@@ -18,6 +18,7 @@ import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.spiffeidt.perf.report.Capacity;
 import io.spiffeidt.perf.report.ReportMain;
+import io.spiffeidt.perf.report.Soak;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,9 +78,16 @@ public class SpiffeIdtSimulation extends Simulation {
         List<PopulationBuilder> chain = new ArrayList<>();
         CapacityPlan capacity =
                 settings.capacity() == null ? null : new CapacityPlan(settings.capacity(), probe, feeder);
+        SoakPlan soak = settings.soak() == null ? null : new SoakPlan(settings.soak(), probe, feeder, settings.modes());
         for (PerfSettings.Configuration config : settings.configurations()) {
             String label = config.label();
             chain.add(control("start " + label, () -> start(config)));
+            if (soak != null) {
+                // the load and the sampler side by side, after the start
+                PopulationBuilder[] side = soak.populations(label, () -> probe.soakSample(metricsUrls, pid()));
+                chain.set(chain.size() - 1, chain.get(chain.size() - 1).andThen(side));
+                continue;
+            }
             if (capacity != null) {
                 chain.addAll(capacity.populations(
                         label,
@@ -233,6 +241,10 @@ public class SpiffeIdtSimulation extends Simulation {
         // every deployment's run beside this one (target/runs/<deployment>) makes a column of the report
         Path runs = settings.dataDir().getParent();
         Path target = runs.getParent();
+        if (settings.soak() != null) {
+            checkSoak(target.resolve("report"));
+            return;
+        }
         if (settings.capacity() != null) {
             Path md = Capacity.generate(runs, target.resolve("report"));
             System.out.println("capacity: " + (md == null ? "no steps ran" : md.toAbsolutePath()));
@@ -242,6 +254,34 @@ public class SpiffeIdtSimulation extends Simulation {
         Path jmh = target.resolve("jmh").resolve("results.json");
         Path index = ReportMain.generate(runs, target.resolve("report"), Files.exists(jmh) ? jmh : null);
         checkReport(index.resolveSibling("report.md"));
+    }
+
+    /**
+     * Writes {@code soak.md} and fails the run when the heap after GC, resident memory, threads or sockets
+     * grew (Gatling itself fails it on any failed request).
+     */
+    private void checkSoak(Path reportDir) {
+        PerfSettings.Soak s = settings.soak();
+        long requests = 0;
+        try (var lines = Files.lines(settings.dataDir().resolve("requests.csv"))) {
+            requests = lines.count() - 1;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Soak.Verdict v = Soak.report(
+                settings.dataDir(),
+                reportDir,
+                s.warmUp(),
+                List.of(
+                        "modes " + String.join(", ", settings.modes()) + "; " + s.rate() + " use sessions/s and "
+                                + s.rate() / 10 + " mints/s for " + s.duration().toSeconds() + " s",
+                        "requests answered: " + requests,
+                        "load average before " + Probe.loadAverage().split(" ", 4)[0] + " (1 min)",
+                        "git " + Environment.gitRevision() + ", Java " + System.getProperty("java.version")));
+        System.out.println("soak: " + reportDir.resolve("soak.md").toAbsolutePath() + " " + v.figures());
+        if (!v.flat()) {
+            throw new IllegalStateException("the soak was not flat: " + v.findings());
+        }
     }
 
     /**
