@@ -98,10 +98,12 @@ public final class Capacity {
 
     private final Map<String, PerfData> runs;
     private final Map<String, List<Step>> steps;
+    private final Map<String, Path> dirs;
 
-    private Capacity(Map<String, PerfData> runs, Map<String, List<Step>> steps) {
+    private Capacity(Map<String, PerfData> runs, Map<String, List<Step>> steps, Map<String, Path> dirs) {
         this.runs = runs;
         this.steps = steps;
+        this.dirs = dirs;
     }
 
     /** A rate as it appears in phase names: whole requests per second. */
@@ -157,14 +159,16 @@ public final class Capacity {
     static Capacity load(Path dir, long p99LimitMs) {
         Map<String, PerfData> runs = PerfData.loadAll(dir, Report.deploymentOrder());
         Map<String, List<Step>> steps = new LinkedHashMap<>();
+        Map<String, Path> dirs = new LinkedHashMap<>();
         runs.forEach((label, data) -> {
             Path runDir = Files.isRegularFile(dir.resolve("steps.csv")) ? dir : dir.resolve(label);
+            dirs.put(label, runDir);
             long limit = Long.parseLong(data.run().getProperty("capacity.p99-ms", Long.toString(p99LimitMs)));
             steps.put(label, steps(runDir, limit));
         });
         steps.values().removeIf(List::isEmpty);
         runs.keySet().retainAll(steps.keySet());
-        return new Capacity(runs, steps);
+        return new Capacity(runs, steps, dirs);
     }
 
     boolean isEmpty() {
@@ -334,12 +338,70 @@ public final class Capacity {
                 s.v().other(),
                 s.v().held() ? "yes" : "no")));
         out.add(all);
+        Table cpu = Table.of(
+                "Capacity: where the CPU goes at the highest throughput",
+                "JFR execution samples (settings=profile, about every 10-20 ms per running thread) of the step with"
+                        + " the highest throughput of each staircase, by the workload whose thread ran them; the five"
+                        + " methods most often on CPU (the sample's top frame) with their share of that workload's"
+                        + " samples. The flame graphs (flame-*.svg) show the whole stacks.",
+                "Deployment",
+                "Configuration",
+                "Mode",
+                "Request",
+                "Step (req/s)",
+                "Workload",
+                "Share of samples",
+                "Top five methods on CPU");
+        forEachProfile((label, top, flame) -> {
+            Map<String, Double> shares = flame.shares();
+            flame.topSelf(5)
+                    .forEach((w, methods) -> cpu.row(
+                            label,
+                            top.configuration(),
+                            top.mode(),
+                            top.request(),
+                            rateLabel(top.rate()),
+                            w,
+                            Report.pct(shares.getOrDefault(w, Double.NaN)),
+                            String.join("; ", methods)));
+        });
+        if (!cpu.rows().isEmpty()) {
+            out.add(cpu);
+        }
         return out;
     }
 
-    /** One knee plot per deployment, configuration and request: p50 and p99 against throughput, per mode. */
+    /** A step's JFR profile. */
+    interface ProfileConsumer {
+        void accept(String label, Step step, Flame flame);
+    }
+
+    /** Each staircase's step of highest throughput that has a JFR recording, read. */
+    void forEachProfile(ProfileConsumer consumer) {
+        steps.forEach((label, list) -> knees(list).keySet().forEach(k -> list.stream()
+                .filter(s -> List.of(s.configuration(), s.mode(), s.request()).equals(k))
+                .filter(s -> Files.isRegularFile(jfr(label, s)))
+                .max(java.util.Comparator.comparingDouble(Step::throughput))
+                .ifPresent(top -> consumer.accept(
+                        label, top, Flame.read(jfr(label, top), t -> Report.workloadOfThread(runs.get(label), t))))));
+    }
+
+    private Path jfr(String label, Step s) {
+        return dirs.get(label).resolve("jfr").resolve(s.configuration()).resolve(s.mode() + "-" + s.phase() + ".jfr");
+    }
+
+    /**
+     * One knee plot per deployment, configuration and request (p50 and p99 against throughput, per mode),
+     * then a flame graph per staircase that was recorded.
+     */
     List<String> plots(Path dir) {
         List<String> files = new ArrayList<>();
+        forEachProfile((label, top, flame) -> files.add(flame.write(
+                dir,
+                ("flame-" + label + "-" + top.configuration() + "-" + top.mode() + "-" + top.request())
+                        .replaceAll("[^A-Za-z0-9._-]", "_"),
+                "CPU samples: " + top.mode() + " " + top.request() + " at " + rateLabel(top.rate()) + "/s offered, "
+                        + label + ", " + top.configuration())));
         steps.forEach((label, list) -> {
             Map<List<String>, List<Step>> byPlot = list.stream()
                     .collect(Collectors.groupingBy(

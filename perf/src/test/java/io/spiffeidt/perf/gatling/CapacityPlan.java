@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * The {@code capacity} profile (issue 28): per mode and request, an open-model staircase of arrival
@@ -59,8 +60,11 @@ final class CapacityPlan {
      * first rate, then the staircase.
      *
      * @param scrape scrapes every workload into {@code phase/point} (point: before or after)
+     * @param pid the stack's process, recorded by JFR during every step when {@code > 0} and the profile
+     *     asks for it ({@code jfr/<configuration>/<phase>.jfr})
      */
-    List<PopulationBuilder> populations(String label, List<String> modes, BiConsumer<String, String> scrape) {
+    List<PopulationBuilder> populations(
+            String label, List<String> modes, BiConsumer<String, String> scrape, LongSupplier pid) {
         List<PopulationBuilder> chain = new ArrayList<>();
         for (String mode : modes) {
             for (String request : capacity.requests()) {
@@ -78,6 +82,9 @@ final class CapacityPlan {
                     chain.add(control("capacity " + stair + " " + rate + "/s before", () -> {
                         if (active.get()) {
                             scrape.accept(phase, "before");
+                            if (capacity.jfr() && pid.getAsLong() > 0) {
+                                probe.jfrStart(pid.getAsLong(), "capacity-step");
+                            }
                             begin(label, mode, request, rate);
                         }
                     }));
@@ -86,6 +93,15 @@ final class CapacityPlan {
                                     .during(capacity.step().toSeconds())));
                     chain.add(control("capacity " + stair + " " + rate + "/s after", () -> {
                         if (active.get()) {
+                            if (capacity.jfr() && pid.getAsLong() > 0) {
+                                probe.jfrStop(
+                                        pid.getAsLong(),
+                                        "capacity-step",
+                                        probe.dir()
+                                                .resolve("jfr")
+                                                .resolve(label)
+                                                .resolve(phase + ".jfr"));
+                            }
                             scrape.accept(phase, "after");
                             end(label, mode, request, rate);
                         }

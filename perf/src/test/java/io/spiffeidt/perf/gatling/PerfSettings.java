@@ -91,6 +91,7 @@ record PerfSettings(
      * @param past how many missed steps to run before the staircase stops (to show what happens past the
      *     knee)
      * @param connections the connections Gatling keeps to subject-wl (shared by all virtual users)
+     * @param jfr record every step with JFR (the embedded stack only), for the flame graphs
      */
     record Capacity(
             List<Double> rates,
@@ -99,7 +100,8 @@ record PerfSettings(
             List<String> requests,
             long p99LimitMs,
             int past,
-            int connections) {
+            int connections,
+            boolean jfr) {
 
         static Capacity fromSystemProperties() {
             double start = Double.parseDouble(prop("spiffeidt.perf.capacity.start", "25"));
@@ -120,7 +122,8 @@ record PerfSettings(
                     list(prop("spiffeidt.perf.capacity.requests", "balance,deposit,mint")),
                     Long.parseLong(prop("spiffeidt.perf.capacity.p99-ms", "100")),
                     Integer.parseInt(prop("spiffeidt.perf.capacity.past", "2")),
-                    Integer.parseInt(prop("spiffeidt.perf.capacity.connections", "16")));
+                    Integer.parseInt(prop("spiffeidt.perf.capacity.connections", "16")),
+                    Boolean.parseBoolean(prop("spiffeidt.perf.capacity.jfr", "true")));
         }
     }
 

@@ -236,6 +236,41 @@ final class Probe {
         return n;
     }
 
+    /** Starts a JFR recording named {@code name} in the stack's JVM (the {@code profile} settings). */
+    void jfrStart(long pid, String name) {
+        jcmd(pid, "JFR.start", "name=" + name, "settings=profile");
+    }
+
+    /** Stops the recording {@code name} into {@code file}. */
+    void jfrStop(long pid, String name, Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        jcmd(pid, "JFR.stop", "name=" + name, "filename=" + file.toAbsolutePath());
+    }
+
+    private static void jcmd(long pid, String... command) {
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid)));
+        cmd.addAll(List.of(command));
+        try {
+            Process p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Thread name and CPU milliseconds, from {@code jcmd <pid> Thread.print}. */
     private static String threads(long pid) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");

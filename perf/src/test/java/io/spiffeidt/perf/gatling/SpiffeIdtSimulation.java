@@ -92,8 +92,8 @@ public class SpiffeIdtSimulation extends Simulation {
                 chain.addAll(capacity.populations(
                         label,
                         settings.modes(),
-                        (phase, point) ->
-                                probe.scrape(label, phase, point, metricsUrls, pid(), settings.containers())));
+                        (phase, point) -> probe.scrape(label, phase, point, metricsUrls, pid(), settings.containers()),
+                        this::pid));
                 continue;
             }
             for (String mode : settings.modes()) {
