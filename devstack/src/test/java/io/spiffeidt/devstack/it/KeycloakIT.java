@@ -92,7 +92,7 @@ class KeycloakIT extends EmbeddedStackIT {
         Assumptions.assumeTrue(
                 java.isPresent(),
                 "KeycloakIT skipped: Keycloak needs a JDK 21 or newer and none was found (set"
-                        + " -Dspiffeidt.keycloak.java-home=/path/to/jdk)");
+                        + " SPIFFEIDT_KEYCLOAK_JAVA_HOME=/path/to/jdk)");
         keycloak = KeycloakServer.start(home.get(), java.get(), List.of(REALM_FILE, OTHER_REALM_FILE));
         // the stack starts while Keycloak does; nothing of it asks Keycloak before its first use
         String issuer = keycloak.issuer(REALM).toString();

@@ -58,14 +58,17 @@ final class KeycloakServer implements AutoCloseable {
 
     /**
      * A JDK of version 21 or newer (Keycloak 26 needs it): system property {@code
-     * spiffeidt.keycloak.java-home}, the running JDK, or one under {@code /usr/lib/jvm} (Temurin 25
+     * spiffeidt.keycloak.java-home}, environment variable {@code SPIFFEIDT_KEYCLOAK_JAVA_HOME}, the running JDK, or one under {@code /usr/lib/jvm} (Temurin 25
      * first).
      */
     static Optional<Path> javaHome() {
         List<Path> candidates = new ArrayList<>();
-        String configured = System.getProperty("spiffeidt.keycloak.java-home");
-        if (configured != null && !configured.isBlank()) {
-            candidates.add(Path.of(configured));
+        for (String configured : new String[] {
+            System.getProperty("spiffeidt.keycloak.java-home"), System.getenv("SPIFFEIDT_KEYCLOAK_JAVA_HOME")
+        }) {
+            if (configured != null && !configured.isBlank()) {
+                candidates.add(Path.of(configured));
+            }
         }
         candidates.add(Path.of(System.getProperty("java.home")));
         candidates.add(Path.of("/usr/lib/jvm/temurin-25-jdk-amd64"));
@@ -134,6 +137,8 @@ final class KeycloakServer implements AutoCloseable {
         pb.environment().put("KC_BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD);
         // a small heap: the machine is shared with the stack under test
         pb.environment().put("JAVA_OPTS_KC_HEAP", "-Xms64m -Xmx768m");
+        // start-up (Quarkus' build step, the realm import) is most of its life here: the quick compiler only
+        pb.environment().put("JAVA_OPTS_APPEND", "-XX:TieredStopAtLevel=1");
         pb.redirectErrorStream(true);
         pb.redirectOutput(LOG.toFile());
         return new KeycloakServer(pb.start(), port);
