@@ -259,6 +259,7 @@ class KeycloakIT extends EmbeddedStackIT {
         click(By.id("login-keycloak"));
         await().until(ExpectedConditions.visibilityOfElementLocated(By.name("username")));
         assertThat(browser.getCurrentUrl()).startsWith(keycloak.issuer(REALM).toString());
+        screenshot("keycloak-login");
         typeCredentials(user, "password");
         await().until(ExpectedConditions.visibilityOfElementLocated(By.id("app-view")));
         assertThat(browser.getCurrentUrl()).startsWith(stack.subjectUrl().toString());
