@@ -47,9 +47,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The whole system with a real Keycloak as its OpenID provider (issue 30): the realm of {@code
- * docs/keycloak/spiffeidt-realm.json} (the worked example of docs/own-openid-provider.md) and a
- * second realm whose tokens must not be accepted, the workloads configured for Keycloak's non-RFC
- * 9068 access tokens ({@code typ} {@code JWT}, the audience from an audience mapper).
+ * docs/keycloak/spiffeidt-realm.json} (the worked example of docs/own-openid-provider.md), a second
+ * realm whose tokens must not be accepted, and a third whose client issues RFC 9068 access tokens
+ * ({@code at+jwt}); the workloads configured for Keycloak's non-RFC 9068 access tokens ({@code typ}
+ * {@code JWT}, the audience from an audience mapper) and for the RFC 9068 realm.
  *
  * <ul>
  *   <li>the JSON API in every mode with Keycloak access tokens;
@@ -74,6 +75,7 @@ class KeycloakIT extends EmbeddedStackIT {
     private static final Path REALM_FILE =
             Path.of(System.getProperty("spiffeidt.keycloak.realm-file", "../docs/keycloak/spiffeidt-realm.json"));
     private static final Path OTHER_REALM_FILE = Path.of("src/test/resources/keycloak/other-realm.json");
+    private static final Path TYPED_REALM_FILE = Path.of("src/test/resources/keycloak/typed-realm.json");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -93,13 +95,20 @@ class KeycloakIT extends EmbeddedStackIT {
                 java.isPresent(),
                 "KeycloakIT skipped: Keycloak needs a JDK 21 or newer and none was found (set"
                         + " SPIFFEIDT_KEYCLOAK_JAVA_HOME=/path/to/jdk)");
-        keycloak = KeycloakServer.start(home.get(), java.get(), List.of(REALM_FILE, OTHER_REALM_FILE));
+        keycloak =
+                KeycloakServer.start(home.get(), java.get(), List.of(REALM_FILE, OTHER_REALM_FILE, TYPED_REALM_FILE));
         // the stack starts while Keycloak does; nothing of it asks Keycloak before its first use
         String issuer = keycloak.issuer(REALM).toString();
         startStack(DevStackSettings.ephemeral()
                 .withProperty("spiffeidt.oauth.issuers[0].issuer", issuer)
                 .withProperty("spiffeidt.oauth.issuers[0].audience", AUDIENCE)
                 .withProperty("spiffeidt.oauth.issuers[0].rfc9068", "false")
+                // a realm whose client switched on RFC 9068 access tokens (at+jwt): an RFC 9068 issuer
+                .withProperty(
+                        "spiffeidt.oauth.issuers[1].issuer",
+                        keycloak.issuer("typed").toString())
+                .withProperty("spiffeidt.oauth.issuers[1].audience", AUDIENCE)
+                .withProperty("spiffeidt.oauth.issuers[1].rfc9068", "true")
                 // a key Keycloak starts signing with is fetched at its first token
                 .withProperty("spiffeidt.oauth.jwks-refetch-interval", "1s")
                 // the expired token of the test is 1 s long: wait for it a few seconds, not 30
@@ -231,6 +240,24 @@ class KeycloakIT extends EmbeddedStackIT {
         Await.until(() -> System.currentTimeMillis() / 1000, now -> now > exp + 3, Duration.ofSeconds(20));
         for (String mode : MODES) {
             assertRefused(mode, token, "EXPIRED");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void apiWhenRfc9068IssuerThenAtJwtAccessTokensAcceptedAndItsIdTokensRefusedByType() {
+        JsonNode tokens = keycloak.passwordGrant("typed", "spiffeidt-cli", "user0001", "password", "openid");
+        String accessToken = tokens.get("access_token").asString();
+        String idToken = tokens.get("id_token").asString();
+        assertThat(jwtPart(accessToken, 0).get("typ").asString()).isEqualTo("at+jwt");
+        assertThat(jwtPart(idToken, 0).get("typ").asString()).isEqualTo("JWT");
+        String sub = jwtPart(accessToken, 1).get("sub").asString();
+
+        for (String mode : MODES) {
+            Answer balance = client.user(mode, "balance", accessToken, null);
+            assertThat(balance.status()).as(mode + ": " + balance.body()).isEqualTo(200);
+            assertThat(balance.json().get("user").asString()).isEqualTo(sub);
+            assertRefused(mode, idToken, "UNSUPPORTED");
         }
     }
 
