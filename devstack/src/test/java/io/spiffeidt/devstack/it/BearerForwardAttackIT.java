@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the bearer-forward baseline refuses (docs/formats/bearer-forward.md "Rejections"): callers
- * off the allow-lists (403), and at m-tier and target-wl a missing, expired, other-audience or
- * tampered access token, each 401 with its code and the RFC 6750 challenge {@code Bearer
- * error="invalid_token"}. Tokens are signed with the development IdP's own key, so only the rule
+ * off the allow-lists (403), and at m-tier and target-wl a missing access token (401 {@code
+ * TOKEN_REQUIRED}, challenge {@code Bearer}) and a malformed, expired, other-audience or tampered
+ * one, each 401 with its code and the RFC 6750 challenge {@code Bearer error="invalid_token"}. Tokens are signed with the development IdP's own key, so only the rule
  * under test fails. And the weakness it documents: the user's token works at every tier.
  */
 class BearerForwardAttackIT extends EmbeddedStackIT {
@@ -72,12 +72,17 @@ class BearerForwardAttackIT extends EmbeddedStackIT {
     }
 
     @Test
-    void callWhenNoOrMalformedAuthorizationThen401Malformed() {
+    void callWhenNoBearerTokenThen401TokenRequiredAndMalformedThen401InvalidToken() {
         for (String[] hop : HOPS) {
-            assertInvalidToken(present(hop[0], hop[1], "balance", "{}", null), "MALFORMED");
+            // no bearer credentials at all: RFC 6750 section 3.1, a challenge without an error code
+            Answer none = present(hop[0], hop[1], "balance", "{}", null);
             Answer basic = client.asWorkload(
                     hop[0], hop[1], "/bearer-forward/balance", "{}", Map.of("Authorization", "Basic dXNlcjpwYXNz"));
-            assertInvalidToken(basic, "MALFORMED");
+            for (Answer a : List.of(none, basic)) {
+                assertThat(a.status()).as(a.body()).isEqualTo(401);
+                assertThat(a.json().get("code").asString()).isEqualTo("TOKEN_REQUIRED");
+                assertThat(a.wwwAuthenticate()).isEqualTo("Bearer");
+            }
             assertInvalidToken(present(hop[0], hop[1], "balance", "{}", "not-a-jwt"), "MALFORMED");
             // a token in the body instead: this mode carries no document
             Answer body = present(hop[0], hop[1], "balance", "{\"token\":\"e30\"}", client.userToken("user0072"));

@@ -14,6 +14,7 @@ import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.oauth.InvalidAccessTokenException;
+import io.spiffeidt.support.oauth.MissingAccessTokenException;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.DocumentRequest;
@@ -59,8 +60,10 @@ public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken> {
      * document).
      *
      * @throws AssertionException {@link ErrorCode#MALFORMED} with a token in the body
-     * @throws InvalidAccessTokenException {@link ErrorCode#MALFORMED} without exactly one {@code
-     *     Authorization: Bearer} header
+     * @throws MissingAccessTokenException without an {@code Authorization: Bearer} header (none, or
+     *     another scheme only)
+     * @throws InvalidAccessTokenException {@link ErrorCode#MALFORMED} with several {@code
+     *     Authorization} headers, or a bearer value that is no {@code b64token}
      */
     @Override
     public Received receive(DocumentRequest body, HttpHeaders headers) {
@@ -68,11 +71,19 @@ public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken> {
             throw new AssertionException(ErrorCode.MALFORMED, "bearer-forward carries no document in the body");
         }
         List<String> raw = headers.get(HttpHeaders.AUTHORIZATION);
-        if (raw == null || raw.size() != 1 || !CREDENTIALS.matcher(raw.get(0)).matches()) {
+        if (raw == null || raw.stream().noneMatch(BearerForwardHop::bearerScheme)) {
+            throw new MissingAccessTokenException();
+        }
+        if (raw.size() != 1 || !CREDENTIALS.matcher(raw.get(0)).matches()) {
             throw new InvalidAccessTokenException(
                     ErrorCode.MALFORMED, "exactly one Authorization: Bearer header required", null);
         }
         return Received.of(raw.get(0).substring(raw.get(0).indexOf(' ')).trim());
+    }
+
+    private static boolean bearerScheme(String credentials) {
+        return credentials.regionMatches(true, 0, "Bearer", 0, 6)
+                && (credentials.length() == 6 || credentials.charAt(6) == ' ');
     }
 
     /**

@@ -15,6 +15,7 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.oauth.JwksCacheMode;
+import io.spiffeidt.support.oauth.MissingAccessTokenException;
 import io.spiffeidt.support.oauth.OAuthProperties;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.testing.TestHops;
@@ -72,11 +73,20 @@ class BearerForwardHopTests {
     }
 
     @Test
-    void receiveWhenNoneOrTwoOrNotBearerThenInvalidTokenMalformed() {
+    void receiveWhenNoneOrAnotherSchemeThenTokenRequired() {
+        for (HttpHeaders headers :
+                List.of(new HttpHeaders(), authorization("Basic dXNlcjpwYXNz"), authorization("Bearerish a.b.c"))) {
+            assertThatThrownBy(() -> hop.receive(DocumentRequest.of(null), headers))
+                    .as(headers.toString())
+                    .isInstanceOf(MissingAccessTokenException.class);
+        }
+    }
+
+    @Test
+    void receiveWhenTwoOrNotAB64TokenThenInvalidTokenMalformed() {
         for (HttpHeaders headers : List.of(
-                new HttpHeaders(),
                 authorization("Bearer a.b.c", "Bearer a.b.c"),
-                authorization("Basic dXNlcjpwYXNz"),
+                authorization("Basic dXNlcjpwYXNz", "Bearer a.b.c"),
                 authorization("Bearer"),
                 authorization("Bearer a b"))) {
             assertThatThrownBy(() -> hop.receive(DocumentRequest.of(null), headers))
