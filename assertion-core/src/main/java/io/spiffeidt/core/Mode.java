@@ -14,7 +14,12 @@ public enum Mode {
     /** Nested token, concatenated Schnorr signatures (docs/formats/anon-mode.md). */
     ANON_MODE("anon-mode"),
     /** Lightweight SVID (docs/formats/lsvid.md). */
-    LSVID("lsvid");
+    LSVID("lsvid"),
+    /**
+     * OAuth Transaction Token (draft-ietf-oauth-transaction-tokens), minted by the asserting workload
+     * as the Txn-Token Service (docs/formats/txn-token.md): a baseline beside the four documents.
+     */
+    TXN_TOKEN("txn-token");
 
     private final String pathSegment;
 

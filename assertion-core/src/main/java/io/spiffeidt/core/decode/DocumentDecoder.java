@@ -79,14 +79,16 @@ public final class DocumentDecoder {
         }
         limits.checkEncodedSize(document.length());
         return switch (mode) {
-            case DVID -> dvid(document, lenient);
+            case DVID -> dvid(Mode.DVID, document, lenient);
+            case TXN_TOKEN -> dvid(Mode.TXN_TOKEN, document, lenient);
             case ID_MODE -> nested(Mode.ID_MODE, document, limits, lenient);
             case ANON_MODE -> nested(Mode.ANON_MODE, document, limits, lenient);
             case LSVID -> lsvid(document, limits);
         };
     }
 
-    private static DecodedDocument dvid(String token, boolean lenient) {
+    /** A single compact JWS: a DVID, or a Txn-Token (its claims other than the common ones shown as they are). */
+    private static DecodedDocument dvid(Mode mode, String token, boolean lenient) {
         CompactJws.Segments parts = CompactJws.split(token);
         Map<String, Object> header = object(parts.header(), 0, lenient);
         Map<String, Object> parsed = object(parts.payload(), 0, lenient);
@@ -128,7 +130,7 @@ public final class DocumentDecoder {
                 size(signature),
                 other,
                 parsed != null);
-        return new DecodedDocument(Mode.DVID, token.length(), header, List.of(layer), zkp != null, rounds, false, null);
+        return new DecodedDocument(mode, token.length(), header, List.of(layer), zkp != null, rounds, false, null);
     }
 
     /**
