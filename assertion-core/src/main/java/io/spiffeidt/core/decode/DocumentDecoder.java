@@ -121,8 +121,9 @@ public final class DocumentDecoder {
                 string(claims.get("iss")),
                 string(claims.get("sub")),
                 audience(claims.get("aud")),
-                string(claims.get("dpa")),
-                string(claims.get("dpr")),
+                mode == Mode.TXN_TOKEN ? userIssuer(claims) : string(claims.get("dpa")),
+                // a Txn-Token's user is its sub (docs/formats/txn-token.md §1)
+                string(claims.get(mode == Mode.TXN_TOKEN ? "sub" : "dpr")),
                 time(claims.get("iat")),
                 time(claims.get("exp")),
                 false,
@@ -131,6 +132,11 @@ public final class DocumentDecoder {
                 other,
                 parsed != null);
         return new DecodedDocument(mode, token.length(), header, List.of(layer), zkp != null, rounds, false, null);
+    }
+
+    /** A Txn-Token's {@code tctx.dpa}, or {@code null}. */
+    private static String userIssuer(Map<String, Object> claims) {
+        return claims.get("tctx") instanceof Map<?, ?> tctx ? string(tctx.get("dpa")) : null;
     }
 
     /**

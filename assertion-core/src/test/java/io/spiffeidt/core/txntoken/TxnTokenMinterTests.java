@@ -17,6 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.decode.DecodedDocument;
+import io.spiffeidt.core.decode.DocumentDecoder;
 import java.security.SecureRandom;
 import org.junit.jupiter.api.Test;
 
@@ -85,5 +89,18 @@ class TxnTokenMinterTests {
         }
         TxnToken full = token;
         assertThatAssertion(() -> minter.replace(full, M_TIER)).hasCode(ErrorCode.LIMIT_EXCEEDED);
+    }
+
+    @Test
+    void decodeWhenMintedThenTheUserShownAsTheDelegation() {
+        TxnToken minted = minter(NOW, SERVICE_KEYS).mint(request());
+
+        DecodedDocument decoded = DocumentDecoder.decode(Mode.TXN_TOKEN, minted.token(), Limits.defaults());
+
+        assertThat(decoded.mode()).isEqualTo(Mode.TXN_TOKEN);
+        assertThat(decoded.layers()).hasSize(1);
+        assertThat(decoded.layers().get(0).dpr()).isEqualTo(DPR);
+        assertThat(decoded.layers().get(0).dpa()).isEqualTo(DPA);
+        assertThat(decoded.header()).containsEntry("typ", "txntoken+jwt");
     }
 }
