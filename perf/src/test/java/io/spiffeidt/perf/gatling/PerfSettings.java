@@ -46,7 +46,7 @@ record PerfSettings(
         Map<String, String> containers,
         Path dataDir) {
 
-    static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
+    static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid", "txn-token");
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
     static final List<String> JWKS = List.of("refresh-ahead", "none");
 
