@@ -32,7 +32,9 @@ class TxnTokenFlowIT extends ModeFlowContractIT {
 
     @BeforeAll
     static void start() {
-        startStack(DevStackSettings.ephemeral());
+        // the thesis reproduction, no memo: every verification fetches the service's JWKS
+        // (TxnTokenAttackIT runs with the memos on, the key set held)
+        startStack(DevStackSettings.ephemeral().withProperty("spiffeidt.memo.enabled", "false"));
     }
 
     @Override
