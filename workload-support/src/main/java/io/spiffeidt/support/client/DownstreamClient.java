@@ -263,8 +263,12 @@ public final class DownstreamClient {
     }
 
     private static RestClient.RequestBodySpec withBody(RestClient.RequestBodySpec spec, Object jsonBody) {
-        return jsonBody == null
-                ? spec
+        if (jsonBody == null) {
+            return spec;
+        }
+        // an OAuth request (the Txn-Token exchange, RFC 8693) is a form, every other body JSON
+        return jsonBody instanceof org.springframework.util.MultiValueMap<?, ?> form
+                ? spec.contentType(MediaType.APPLICATION_FORM_URLENCODED).body(form)
                 : spec.contentType(MediaType.APPLICATION_JSON).body(jsonBody);
     }
 
