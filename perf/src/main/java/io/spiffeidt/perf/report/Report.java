@@ -1,5 +1,6 @@
 package io.spiffeidt.perf.report;
 
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.perf.report.PerfData.Phase;
 import io.spiffeidt.perf.report.PerfData.Request;
 import io.spiffeidt.perf.report.PerfData.Stat;
@@ -24,7 +25,10 @@ import java.util.TreeMap;
  */
 final class Report {
 
-    static final List<String> MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
+    /** Every mode this build knows, in {@link Mode}'s order (a mode added there is a row of every table). */
+    static final List<String> MODES =
+            Arrays.stream(Mode.values()).map(Mode::pathSegment).toList();
+
     static final String OPERATION = "spiffeidt_operation_seconds";
     static final String HTTP = "http_server_requests_seconds";
 
@@ -274,6 +278,7 @@ final class Report {
         endToEnd();
         resources();
         overhead();
+        Comparison.addTo(this);
         return this;
     }
 
@@ -1000,6 +1005,14 @@ final class Report {
             throw new UncheckedIOException(e);
         }
         return p;
+    }
+
+    static String resourceText(String name) {
+        try (InputStream in = Report.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static List<String[]> resourceCsv(String name) {
