@@ -104,7 +104,7 @@ final class Comparison {
 
     /**
      * The modes of a run, in {@link Report#MODES}' order: those with requests or measured phases, then
-     * any mode the run has that this build does not know.
+     * any mode the run has that this build does not know (a run of an older or newer build).
      */
     static List<String> modesOf(PerfData d) {
         List<String> seen = new ArrayList<>();

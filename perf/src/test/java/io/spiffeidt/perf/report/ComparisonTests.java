@@ -256,6 +256,17 @@ class ComparisonTests {
     }
 
     @Test
+    void reportWhenRunHasSomeModesThenEveryTableHasRowsForThoseOnly() {
+        Report r = report(List.of()).compute();
+
+        assertThat(r.modes()).containsExactly("dvid", "txn-token");
+        assertThat(r.tables.stream().filter(t -> t.title().equals("Overhead ratio")))
+                .singleElement()
+                .satisfies(
+                        t -> assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("dvid", "txn-token"));
+    }
+
+    @Test
     void profilesWhenLoadedThenEveryModeOfThisBuildAndTheSevenOfIssue29() {
         Map<String, ModeProfile> profiles = ModeProfile.load();
 
