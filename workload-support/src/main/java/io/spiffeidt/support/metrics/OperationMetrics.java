@@ -45,17 +45,17 @@ public class OperationMetrics {
     /** The counter of completed client TLS handshakes. */
     public static final String CLIENT_HANDSHAKES = "spiffeidt.client.handshakes";
 
-    /** Counter of OAuth proof checks by the memo's answer ({@code result}: {@code hit}, {@code miss}). */
-    public static final String PROOF_MEMO = "spiffeidt.proof.memo";
-
-    /** The document size summary name. */
-    public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
-
     /** Bytes of one downstream call on the wire, per {@code direction} ({@code sent}, {@code received}). */
     public static final String CLIENT_BYTES = "spiffeidt.http.client.bytes";
 
     /** Characters of the document one downstream call carried in its request body. */
     public static final String CLIENT_DOCUMENT_SIZE = "spiffeidt.http.client.document.size";
+
+    /** Counter of OAuth proof checks by the memo's answer ({@code result}: {@code hit}, {@code miss}). */
+    public static final String PROOF_MEMO = "spiffeidt.proof.memo";
+
+    /** The document size summary name. */
+    public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
 
     private final MeterRegistry registry;
 
