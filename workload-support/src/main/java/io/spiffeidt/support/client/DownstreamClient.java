@@ -238,7 +238,8 @@ public final class DownstreamClient {
         } finally {
             bytes.end();
             if (bytes.counted()) {
-                long document = jsonBody instanceof DocumentRequest d ? d.characters() : -1;
+                // a body without a token (a mode whose credential travels in a header) carried no document
+                long document = jsonBody instanceof DocumentRequest d && d.token() != null ? d.characters() : -1;
                 metrics.recordWireBytes(
                         mode, downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
                 WireBytes.recordCall(downstream.workloadName(), path, bytes.sent(), bytes.received(), document);

@@ -351,6 +351,8 @@ class DownstreamClientsIT {
         DownstreamClient client = client(ConnectionStrategy.POOLED);
 
         client.post("/test/echo", Map.of("i", 1), Map.class);
+        // a body without a token: what travels went in a header, no document
+        client.post("/test/echo", new DocumentRequest(null, 5L, null), Map.class);
 
         // status line and headers (a hundred bytes at least) and the JSON answer (two hundred)
         assertThat(bytes("received").max()).isBetween(300.0, 3_000.0);
