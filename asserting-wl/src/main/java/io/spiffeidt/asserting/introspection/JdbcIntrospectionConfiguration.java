@@ -59,6 +59,7 @@ public class JdbcIntrospectionConfiguration {
         ds.setUsername(properties.username());
         ds.setPassword(properties.password());
         ds.setMaximumPoolSize(properties.maxPoolSize());
+        ds.setConnectionTimeout(properties.connectionTimeout().toMillis());
         try {
             JdbcIntrospectionStore.migrate(ds);
         } catch (RuntimeException e) {

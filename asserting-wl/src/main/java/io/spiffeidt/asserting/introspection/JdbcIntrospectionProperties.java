@@ -13,6 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param password database password (never logged)
  * @param maxPoolSize connections per replica
  * @param purgeInterval least time between two deletions of expired entries
+ * @param connectionTimeout how long a request waits for a connection: a database out of reach fails
+ *     it after this (503 {@code UPSTREAM_UNAVAILABLE}, which a client retries), well within a request's
+ *     deadline
  */
 @ConfigurationProperties("spiffeidt.asserting.introspection.jdbc")
 public record JdbcIntrospectionProperties(
@@ -20,11 +23,12 @@ public record JdbcIntrospectionProperties(
         String username,
         String password,
         @DefaultValue("10") int maxPoolSize,
-        @DefaultValue("60s") Duration purgeInterval) {
+        @DefaultValue("60s") Duration purgeInterval,
+        @DefaultValue("2s") Duration connectionTimeout) {
 
     @Override
     public String toString() {
         return "JdbcIntrospectionProperties[url=" + url + ", username=" + username + ", maxPoolSize=" + maxPoolSize
-                + ", purgeInterval=" + purgeInterval + "]";
+                + ", purgeInterval=" + purgeInterval + ", connectionTimeout=" + connectionTimeout + "]";
     }
 }

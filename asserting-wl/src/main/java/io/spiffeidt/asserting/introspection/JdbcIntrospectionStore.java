@@ -1,10 +1,16 @@
 package io.spiffeidt.asserting.introspection;
 
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.support.server.UnreachableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -120,7 +126,7 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
             }
             purgeIfDue(c);
         } catch (SQLException e) {
-            throw new IllegalStateException("introspection store: write failed (" + e.getSQLState() + ")", e);
+            throw failure("write", e);
         }
     }
 
@@ -141,7 +147,7 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
                 return Optional.of(mapping.create().apply(proof, rs.getString(4)));
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("introspection store: read failed (" + e.getSQLState() + ")", e);
+            throw failure("read", e);
         }
     }
 
@@ -158,7 +164,7 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
             ps.setTimestamp(7, Timestamp.from(clock.instant()));
             ps.executeUpdate();
         } catch (SQLException e) {
-            throw new IllegalStateException("introspection store: write failed (" + e.getSQLState() + ")", e);
+            throw failure("write", e);
         }
     }
 
@@ -167,7 +173,7 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
         try (Connection c = dataSource.getConnection()) {
             return purge(c);
         } catch (SQLException e) {
-            throw new IllegalStateException("introspection store: purge failed (" + e.getSQLState() + ")", e);
+            throw failure("purge", e);
         }
     }
 
@@ -182,6 +188,26 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
             ps.setString(7, key);
             return ps.executeUpdate();
         }
+    }
+
+    /**
+     * A failed statement: {@code UPSTREAM_UNAVAILABLE} (503 with {@code Retry-After}, docs/formats/common.md
+     * §6) when the database could not be reached or the connection broke (a connection exception, SQLSTATE
+     * class 08, an operator shutdown, 57P, or the pool's time-out), otherwise an {@link
+     * IllegalStateException} (a fault of this store: 500).
+     */
+    static RuntimeException failure(String what, SQLException e) {
+        String state = e.getSQLState();
+        if (e instanceof SQLTransientConnectionException
+                || e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLRecoverableException
+                || (state != null && (state.startsWith("08") || state.startsWith("57P")))) {
+            return new AssertionException(
+                    ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "introspection store unavailable (" + state + ")",
+                    new UnreachableException("introspection database", e));
+        }
+        return new IllegalStateException("introspection store: " + what + " failed (" + state + ")", e);
     }
 
     private void purgeIfDue(Connection c) throws SQLException {

@@ -11,6 +11,7 @@ import io.spiffeidt.support.metrics.ServerTiming;
 import io.spiffeidt.support.metrics.WireBytes;
 import io.spiffeidt.support.server.Deadline;
 import io.spiffeidt.support.server.RequestRefusedException;
+import io.spiffeidt.support.server.UnreachableException;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import java.io.IOException;
@@ -36,7 +37,9 @@ import org.springframework.web.client.RestClientException;
  * {@link AssertionException} with that code ("&lt;role&gt; answered &lt;code&gt;"), so a verdict of a
  * downstream is relayed; anything else (connect failure, TLS failure, timeout, 5xx or 4xx without a
  * known code, unreadable response) is {@link ErrorCode#UPSTREAM_UNAVAILABLE} with the I/O cause
- * attached (a {@link java.net.ConnectException} cause marks "connection refused").
+ * attached (a {@link java.net.ConnectException} cause marks "connection refused"). A downstream's 503
+ * {@code UPSTREAM_UNAVAILABLE} is relayed with an {@link UnreachableException} cause, so it stays 503
+ * here (docs/formats/common.md §6).
  *
  * <p>Timing: {@link #post(Operation, String, Object, Class)} times the whole call, connection and
  * answer, as the given {@link Operation} (a {@code *_call}: the request's path as the metrics and
@@ -326,6 +329,12 @@ public final class DownstreamClient {
                     + (detail == null ? "" : " (" + detail + ")"));
         }
         ErrorCode known = known(code);
+        if (known == ErrorCode.UPSTREAM_UNAVAILABLE && status.value() == 503) {
+            // the downstream could not reach its own peer: unreachable from here too (503, not 502)
+            String message = downstream.workloadName() + " answered UPSTREAM_UNAVAILABLE"
+                    + (detail == null ? "" : " (" + detail + ")");
+            return new AssertionException(known, message, new UnreachableException(message, null));
+        }
         if (known != null) {
             return new AssertionException(
                     known,

@@ -8,10 +8,13 @@ import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.oauth.MissingAccessTokenException;
 import io.spiffeidt.support.server.RequestBodyLimitFilter;
 import io.spiffeidt.support.server.RequestRefusedException;
+import io.spiffeidt.support.server.UnreachableException;
 import jakarta.validation.ConstraintViolationException;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.util.Locale;
+import org.apache.hc.core5.http.NoHttpResponseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -40,8 +43,10 @@ import org.springframework.web.util.DisconnectedClientHelper;
  *       detail = message, property {@code code}, type {@code urn:spiffeidt:problem:<code-lower>}.
  *       Two refinements: {@code LIMIT_EXCEEDED} is 413 when its message reports the encoded size
  *       ({@link io.spiffeidt.core.Limits#checkEncodedSize} says "encoded size ..."), else 400;
- *       {@code UPSTREAM_UNAVAILABLE} is 503 when a {@link ConnectException} (connection refused)
- *       is in its cause chain, else 502.
+ *       {@code UPSTREAM_UNAVAILABLE} is 503 with {@code Retry-After} when the peer gave no answer at
+ *       all (connection refused, reset or closed before an answer, {@link UnreachableException}: a
+ *       downstream's own 503, a database out of reach), 504 after a socket time-out, else 502 (the
+ *       peer answered something unusable).
  *   <li>Unreadable JSON, missing parameter, wrong type, failed validation: 400, code {@code
  *       MALFORMED}; a request body over 1 MiB: 413 {@code LIMIT_EXCEEDED} (see {@link
  *       RequestBodyLimitFilter}).
@@ -77,7 +82,16 @@ public class ProblemDetailsAdvice {
     public ResponseEntity<ProblemDetail> assertion(AssertionException e) {
         ErrorCode code = e.code();
         log.info("request failed: {}", e.getMessage());
-        return coded(status(e), code, e.getMessage());
+        int status = status(e);
+        ResponseEntity<ProblemDetail> problem = coded(status, code, e.getMessage());
+        if (status == 503) {
+            // unreachable now, perhaps not in a second: a client may retry (a deposit with its Idempotency-Key)
+            return ResponseEntity.status(503)
+                    .header(HttpHeaders.RETRY_AFTER, Integer.toString(RequestRefusedException.RETRY_AFTER_SECONDS))
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(problem.getBody());
+        }
+        return problem;
     }
 
     /**
@@ -273,7 +287,7 @@ public class ProblemDetailsAdvice {
         }
         if (code == ErrorCode.UPSTREAM_UNAVAILABLE) {
             for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-                if (t instanceof ConnectException) {
+                if (unreachable(t)) {
                     return 503;
                 }
                 if (t instanceof java.net.SocketTimeoutException || t instanceof java.net.http.HttpTimeoutException) {
@@ -283,6 +297,17 @@ public class ProblemDetailsAdvice {
             return 502;
         }
         return code.httpStatus();
+    }
+
+    /**
+     * Whether a cause says the peer gave no answer at all: refused ({@link ConnectException}), reset
+     * or broken ({@link SocketException}), closed before answering ({@link NoHttpResponseException}),
+     * or {@link UnreachableException} (a downstream's own 503, a database).
+     */
+    private static boolean unreachable(Throwable t) {
+        return t instanceof SocketException
+                || t instanceof NoHttpResponseException
+                || t instanceof UnreachableException;
     }
 
     private static ResponseEntity<ProblemDetail> coded(int status, ErrorCode code, String detail) {
