@@ -12,9 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param traceResponse whether every answer carries the W3C Trace Context Level 2 {@code
  *     traceresponse} header naming the request's trace (default on; switch it off where callers must
  *     not learn trace ids)
- * @param uiUrl where a person opens one trace, {@value #TRACE_ID} standing for the trace id, e.g.
- *     {@code http://127.0.0.1:9411/zipkin/traces/{traceId}}; the subject workload's page links each
- *     answer's trace there (none by default: the page shows the trace id without a link)
+ * @param uiUrl where a person opens one trace: an http(s) URL in which {traceId} stands for the trace
+ *     id, e.g. http://localhost:9411/zipkin/traces/{traceId} for Zipkin's UI; the subject workload's
+ *     page links each answer's trace there (none by default: the page shows the trace id without a
+ *     link)
  */
 @ConfigurationProperties("spiffeidt.tracing")
 public record TracingProperties(@DefaultValue("true") boolean traceResponse, String uiUrl) {
