@@ -4,7 +4,8 @@
 (function () {
   'use strict';
 
-  var MODE_NAMES = { 'dvid': 'DVID', 'id-mode': 'ID-Mode', 'anon-mode': 'Anon-Mode', 'lsvid': 'LSVID' };
+  var MODE_NAMES = { 'dvid': 'DVID', 'id-mode': 'ID-Mode', 'anon-mode': 'Anon-Mode', 'lsvid': 'LSVID',
+    'mtls-only': 'mTLS only', 'bearer-forward': 'Bearer forward' };
 
   // What the error codes of the problem details mean, in words (assertion-core's ErrorCode).
   var CODE_WORDS = {
@@ -186,7 +187,27 @@
     return doc.hopsAnonymous ? ', hops anonymous (no layer names its workload)' : ', a hop names its workload (iid)';
   }
 
+  // the baselines (mtls-only, bearer-forward) have no document: the answer says what travels instead
+  function drawWithoutDocument(answer) {
+    var claims = answer.claims || {};
+    $('doc-summary').textContent = MODE_NAMES[answer.mode] + ' for ' + answer.user + ': no document; '
+      + answer.size + ' bytes travel in its place (' + claims.travels + '). Kept until ' + time(answer.expiresAt) + '.';
+    $('doc-header').textContent = '';
+    var layers = $('layers');
+    layers.textContent = '';
+    var rows = Object.keys(claims).filter(function (k) { return k !== 'travels'; }).map(function (k) {
+      return [k, typeof claims[k] === 'object' ? JSON.stringify(claims[k]) : claims[k]];
+    });
+    layers.appendChild(el('article', { className: 'layer', 'data-role': 'travels' }, [
+      el('h3', { text: 'What travels' }),
+      dl(rows)
+    ]));
+    $('doc-raw').textContent = '(nothing: this mode has no document, and the access token is never shown)';
+    show('document', true);
+  }
+
   function drawDocument(answer) {
+    if (!answer.document) { drawWithoutDocument(answer); return; }
     var doc = answer.document;
     $('doc-summary').textContent = MODE_NAMES[answer.mode] + ' for ' + answer.user + ': ' + doc.encodedBytes + ' bytes, '
       + doc.layers.length + (doc.layers.length === 1 ? ' layer' : ' layers')

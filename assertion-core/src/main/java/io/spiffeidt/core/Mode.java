@@ -14,12 +14,36 @@ public enum Mode {
     /** Nested token, concatenated Schnorr signatures (docs/formats/anon-mode.md). */
     ANON_MODE("anon-mode"),
     /** Lightweight SVID (docs/formats/lsvid.md). */
-    LSVID("lsvid");
+    LSVID("lsvid"),
+    /**
+     * Baseline without a document: SPIFFE mTLS only, the user named by the caller in a header
+     * (docs/formats/mtls-only.md).
+     */
+    MTLS_ONLY("mtls-only", false),
+    /**
+     * Baseline without a document: the user's OAuth access token forwarded unchanged at every hop
+     * (docs/formats/bearer-forward.md).
+     */
+    BEARER_FORWARD("bearer-forward", false);
 
     private final String pathSegment;
+    private final boolean hasDocument;
 
     Mode(String pathSegment) {
+        this(pathSegment, true);
+    }
+
+    Mode(String pathSegment, boolean hasDocument) {
         this.pathSegment = pathSegment;
+        this.hasDocument = hasDocument;
+    }
+
+    /**
+     * Whether the mode has a SPIFFE-IdT document to mint, decode and show; the baselines {@link
+     * #MTLS_ONLY} and {@link #BEARER_FORWARD} have none (nothing to decode, nothing to inspect).
+     */
+    public boolean hasDocument() {
+        return hasDocument;
     }
 
     /** The URL prefix, property and metric tag spelling: {@code dvid}, {@code id-mode}, ... */

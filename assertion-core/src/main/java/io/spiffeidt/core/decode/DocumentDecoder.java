@@ -51,7 +51,8 @@ public final class DocumentDecoder {
      * @param limits the size and depth limits to apply before decoding
      * @return the decoded document, root layer first
      * @throws AssertionException {@link ErrorCode#LIMIT_EXCEEDED} over the limits, {@link
-     *     ErrorCode#MALFORMED} when the text does not decode as {@code mode}
+     *     ErrorCode#MALFORMED} when the text does not decode as {@code mode}, {@link
+     *     ErrorCode#UNSUPPORTED} for a mode without a document ({@link Mode#hasDocument()})
      */
     public static DecodedDocument decode(Mode mode, String document, Limits limits) {
         return decode(mode, document, limits, false);
@@ -83,6 +84,8 @@ public final class DocumentDecoder {
             case ID_MODE -> nested(Mode.ID_MODE, document, limits, lenient);
             case ANON_MODE -> nested(Mode.ANON_MODE, document, limits, lenient);
             case LSVID -> lsvid(document, limits);
+            case MTLS_ONLY, BEARER_FORWARD ->
+                throw new AssertionException(ErrorCode.UNSUPPORTED, mode.pathSegment() + " has no document");
         };
     }
 

@@ -154,8 +154,22 @@ class DocumentDecoderTests {
     }
 
     @Test
+    void decodeWhenModeWithoutDocumentThenUnsupported() {
+        for (Mode mode : new Mode[] {Mode.MTLS_ONLY, Mode.BEARER_FORWARD}) {
+            assertThat(mode.hasDocument()).isFalse();
+            assertThatThrownBy(() -> DocumentDecoder.decode(mode, "a.b.c", Limits.defaults()))
+                    .as(mode.pathSegment())
+                    .isInstanceOfSatisfying(
+                            AssertionException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED));
+        }
+    }
+
+    @Test
     void decodeWhenGarbageThenMalformed() {
         for (Mode mode : Mode.values()) {
+            if (!mode.hasDocument()) {
+                continue;
+            }
             assertThatThrownBy(() -> DocumentDecoder.decode(mode, "not a document!", Limits.defaults()))
                     .as(mode.pathSegment())
                     .isInstanceOfSatisfying(

@@ -178,6 +178,47 @@ class PageBrowserIT extends EmbeddedStackIT {
         screenshot(mode);
     }
 
+    /**
+     * The baselines have no document: Mint says what travels instead (never the access token), and
+     * the verified path is what the target knows, its caller.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mtls-only", "bearer-forward"})
+    @Order(2)
+    void modeWithoutDocumentWhenMintThenWhatTravelsShownAndDepositWorks(String mode) throws IOException {
+        loggedIn();
+        click(By.cssSelector("input[name='mode'][value='" + mode + "']"));
+
+        click(By.id("mint"));
+        awaitDone("mint");
+        assertThat(text("doc-summary")).contains("no document").containsPattern("\\d+ bytes travel");
+        String travels = browser.findElement(By.id("layers")).getText();
+        assertThat(travels).contains("What travels", "dpr", USER);
+        if (mode.equals("mtls-only")) {
+            assertThat(travels).contains("SpiffeIdt-User");
+        }
+        assertThat(hopsInWaterfall()).contains("subject-wl").doesNotContain("asserting-wl");
+
+        click(By.id("balance"));
+        awaitDone("balance");
+        long before = Long.parseLong(text("balance-value"));
+        WebElement amount = browser.findElement(By.id("amount"));
+        amount.clear();
+        amount.sendKeys("3");
+        click(By.id("deposit"));
+        awaitDone("deposit");
+        assertThat(Long.parseLong(text("balance-value"))).isEqualTo(before + 3);
+        List<String> path = browser.findElements(By.cssSelector("#path li")).stream()
+                .map(WebElement::getText)
+                .toList();
+        assertThat(path)
+                .containsExactly(
+                        stack.idOf("m-tier").toString(), stack.idOf("target-wl").toString());
+        assertThat(hopsInWaterfall()).contains("subject-wl", "m-tier", "target-wl");
+
+        screenshot(mode);
+    }
+
     @Test
     @Order(3)
     void pageWhenPhoneSizedThenStillOneReadableColumn() throws IOException {
@@ -241,6 +282,8 @@ class PageBrowserIT extends EmbeddedStackIT {
             case "dvid" -> "DVID";
             case "id-mode" -> "ID-Mode";
             case "anon-mode" -> "Anon-Mode";
+            case "mtls-only" -> "mTLS only";
+            case "bearer-forward" -> "Bearer forward";
             default -> "LSVID";
         };
     }

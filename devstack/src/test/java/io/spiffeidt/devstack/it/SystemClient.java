@@ -31,8 +31,14 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class SystemClient {
 
-    /** An HTTP answer: status and body. */
-    public record Answer(int status, String body) {
+    /** An HTTP answer: status, body and the {@code WWW-Authenticate} header ({@code null}: none). */
+    public record Answer(int status, String body, String wwwAuthenticate) {
+
+        /** An answer without a {@code WWW-Authenticate} header. */
+        public Answer(int status, String body) {
+            this(status, body, null);
+        }
+
         /** The body as JSON. */
         public JsonNode json() {
             return JSON.readTree(body);
@@ -87,8 +93,14 @@ public final class SystemClient {
      * (registered with the stack's Workload API under {@code spiffe://<td>/<asName>} if new).
      */
     public Answer asWorkload(String asName, String workload, String path, String jsonBody) {
+        return asWorkload(asName, workload, path, jsonBody, Map.of());
+    }
+
+    /** As {@link #asWorkload(String, String, String, String)}, with request headers. */
+    public Answer asWorkload(
+            String asName, String workload, String path, String jsonBody, Map<String, String> headers) {
         SSLContext ssl = sslContextFor(asName);
-        return send(stack.mtlsUrl(workload).resolve(path), "POST", "application/json", jsonBody, Map.of(), ssl);
+        return send(stack.mtlsUrl(workload).resolve(path), "POST", "application/json", jsonBody, headers, ssl);
     }
 
     /** An mTLS context holding {@code name}'s current SVID and trusting the stack's root. */
@@ -201,7 +213,7 @@ public final class SystemClient {
                     text = buf.toString(StandardCharsets.UTF_8);
                 }
             }
-            return new Answer(status, text);
+            return new Answer(status, text, c.getHeaderField("WWW-Authenticate"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -14,13 +14,15 @@ import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import jakarta.validation.Valid;
 import java.util.Optional;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 
 /**
- * The middle tier's protocol, the same in every mode (docs/design.md "The hop contract"): verify
- * what the subject workload sent, extend it for the target ({@link #toTarget}), call the target,
+ * The middle tier's protocol, the same in every mode (docs/design.md "The hop contract"): receive
+ * what the subject workload sent (the body's document, or a baseline's header: {@link Hop#receive}),
+ * verify it, extend it for the target ({@link #toTarget}), call the target,
  * answer its answer. Each mode's controller ({@code @RequestMapping("/<mode>")}) extends this class
  * with its hop, and overrides {@link #toTarget} where the mode's step differs.
  *
@@ -40,8 +42,9 @@ public abstract class MiddleTierController<D> {
 
     @PostMapping("/balance")
     @AllowedCallers(Role.SUBJECT_WL)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        return forward("balance", request, Optional.empty(), caller);
+    public AccountResponse balance(
+            @Valid @RequestBody DocumentRequest request, @RequestHeader HttpHeaders headers, Caller caller) {
+        return forward("balance", request, headers, Optional.empty(), caller);
     }
 
     @PostMapping("/deposit")
@@ -49,8 +52,9 @@ public abstract class MiddleTierController<D> {
     public AccountResponse deposit(
             @Valid @RequestBody DocumentRequest request,
             @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
+            @RequestHeader HttpHeaders headers,
             Caller caller) {
-        return forward("deposit", request, IdempotencyKey.parse(idempotencyKey), caller);
+        return forward("deposit", request, headers, IdempotencyKey.parse(idempotencyKey), caller);
     }
 
     /** Verify, then what goes to the target: by default the document extended for it. */
@@ -59,8 +63,12 @@ public abstract class MiddleTierController<D> {
     }
 
     private AccountResponse forward(
-            String operation, DocumentRequest request, Optional<IdempotencyKey> idempotencyKey, Caller caller) {
-        Outgoing outgoing = toTarget(Received.of(request), caller);
+            String operation,
+            DocumentRequest request,
+            HttpHeaders headers,
+            Optional<IdempotencyKey> idempotencyKey,
+            Caller caller) {
+        Outgoing outgoing = toTarget(hop.receive(request, headers), caller);
         Mode mode = hop.mode();
         return clients.client(mode, Role.TARGET_WL)
                 .post(
@@ -68,6 +76,7 @@ public abstract class MiddleTierController<D> {
                         "/" + mode.pathSegment() + "/" + operation,
                         outgoing.request(request.amount()),
                         AccountResponse.class,
-                        idempotencyKey);
+                        idempotencyKey,
+                        outgoing.headers());
     }
 }

@@ -179,7 +179,7 @@ final class Charts {
         return series == 0 ? List.of() : List.of(save(c, dir, "size-depth"));
     }
 
-    private static String save(Chart<?, ?> chart, Path dir, String name) {
+    static String save(Chart<?, ?> chart, Path dir, String name) {
         try {
             BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
             return name + ".png";

@@ -25,6 +25,14 @@ import java.util.TreeMap;
 final class Report {
 
     static final List<String> MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
+
+    /** The baselines without a document (issue 29): measured end to end, not in the thesis' tables. */
+    static final List<String> BASELINES = List.of("mtls-only", "bearer-forward");
+
+    /** Every mode a run may measure: the documents, then the baselines. */
+    static final List<String> RUN_MODES =
+            java.util.stream.Stream.concat(MODES.stream(), BASELINES.stream()).toList();
+
     static final String OPERATION = "spiffeidt_operation_seconds";
     static final String HTTP = "http_server_requests_seconds";
 
@@ -690,7 +698,7 @@ final class Report {
                     .forEach(configs::add);
             configs.sort(Report::compareConfigurations);
             for (String c : configs) {
-                for (String mode : MODES) {
+                for (String mode : RUN_MODES) {
                     for (String r : List.of("mint", "balance", "deposit")) {
                         List<Request> rs = measured(d, c, mode, r);
                         if (rs.isEmpty()) {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,7 +32,13 @@ public final class ReportMain {
         Report r = new Report(PerfData.loadAll(dataDir, Report.deploymentOrder()), Jmh.load(jmhResults)).compute();
         try {
             Files.createDirectories(outDir);
-            List<String> plots = Charts.all(r, outDir);
+            List<String> plots = new ArrayList<>(Charts.all(r, outDir));
+            // the capacity profile's runs beside (target/capacity), when there are any
+            Capacity capacity = Capacity.load(dataDir.resolveSibling("capacity"), 100);
+            if (!capacity.isEmpty()) {
+                r.tables.addAll(capacity.tables());
+                plots.addAll(capacity.plots(outDir));
+            }
             StringBuilder md = new StringBuilder("# SPIFFE-IdT measurement report\n\n");
             md.append("Thesis figures: ").append(Report.thesisSource()).append("\n\n");
             md.append("## Headline claims\n\n");

@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * What one Gatling run measures, from system properties (docs/measurement.md lists them).
  *
- * @param profile {@code quick} (default), {@code ci} or {@code full} durations and rates
+ * @param profile {@code quick} (default), {@code ci} durations and rates, {@code capacity} (a staircase of
+ *     arrival rates per mode and request, {@link Capacity}) or {@code soak} (all modes mixed for long, {@link
+ *     Soak})
  * @param configurations pooling profile × JWKS cache pairs, each run on a freshly started stack
  * @param modes the modes (path segments)
  * @param mintRate mint requests per second in the measured phase, per mode
@@ -28,7 +30,10 @@ import java.util.Map;
  * @param deployment the label the report gives this run's column ({@code embedded} / {@code deployment}
  *     unless {@code -Dspiffeidt.perf.deployment} names it)
  * @param containers workload name to container name, whose cgroup files are read around each phase
- * @param dataDir where raw data go (requests, scrapes, environment): {@code target/runs/<deployment>}
+ * @param dataDir where raw data go (requests, scrapes, environment): {@code target/runs/<deployment>}, for
+ *     the {@code capacity} profile {@code target/capacity/<deployment>}
+ * @param capacity the staircase of the {@code capacity} profile, else {@code null}
+ * @param soak the load of the {@code soak} profile, else {@code null}
  */
 record PerfSettings(
         String profile,
@@ -44,9 +49,14 @@ record PerfSettings(
         int users,
         String deployment,
         Map<String, String> containers,
-        Path dataDir) {
+        Path dataDir,
+        Capacity capacity,
+        Soak soak) {
 
-    static final List<String> ALL_MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
+    /** The four documents, then the baselines without a document (issue 29). */
+    static final List<String> ALL_MODES =
+            List.of("dvid", "id-mode", "anon-mode", "lsvid", "mtls-only", "bearer-forward");
+
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
     static final List<String> JWKS = List.of("refresh-ahead", "none");
 
@@ -73,6 +83,74 @@ record PerfSettings(
         }
     }
 
+    /**
+     * The {@code capacity} profile's staircase, per mode and request (docs/measurement.md "Capacity").
+     *
+     * @param rates the arrival rates of the steps (requests per second), ascending
+     * @param step how long each step lasts
+     * @param warmUp the ramp to the first rate before each staircase
+     * @param requests which requests ({@code balance}, {@code deposit}, {@code mint})
+     * @param p99LimitMs a step is held when every answer is 200 and p99 is at most this
+     * @param past how many missed steps to run before the staircase stops (to show what happens past the
+     *     knee)
+     * @param connections the connections Gatling keeps to subject-wl (shared by all virtual users)
+     * @param jfr record every step with JFR (the embedded stack only), for the flame graphs
+     */
+    record Capacity(
+            List<Double> rates,
+            Duration step,
+            Duration warmUp,
+            List<String> requests,
+            long p99LimitMs,
+            int past,
+            int connections,
+            boolean jfr) {
+
+        static Capacity fromSystemProperties() {
+            double start = Double.parseDouble(prop("spiffeidt.perf.capacity.start", "25"));
+            double factor = Double.parseDouble(prop("spiffeidt.perf.capacity.factor", "1.5"));
+            double max = Double.parseDouble(prop("spiffeidt.perf.capacity.max", "2500"));
+            if (start <= 0 || factor <= 1 || max < start) {
+                throw new IllegalArgumentException(
+                        "spiffeidt.perf.capacity.start > 0, factor > 1 and max >= start are required");
+            }
+            List<Double> rates = new ArrayList<>();
+            for (double r = start; r <= max; r *= factor) {
+                rates.add((double) Math.round(r));
+            }
+            return new Capacity(
+                    List.copyOf(rates),
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.capacity.step", "10"))),
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.warm-up", "20"))),
+                    list(prop("spiffeidt.perf.capacity.requests", "balance,deposit,mint")),
+                    Long.parseLong(prop("spiffeidt.perf.capacity.p99-ms", "100")),
+                    Integer.parseInt(prop("spiffeidt.perf.capacity.past", "2")),
+                    Integer.parseInt(prop("spiffeidt.perf.capacity.connections", "16")),
+                    Boolean.parseBoolean(prop("spiffeidt.perf.capacity.jfr", "true")));
+        }
+    }
+
+    /**
+     * The {@code soak} profile (docs/measurement.md "Soak").
+     *
+     * @param rate use sessions (balance, then deposit) per second, all modes round robin; mints at a tenth
+     * @param duration how long the load lasts
+     * @param sampleEvery the sampler's period
+     * @param warmUp the samples of the first part not judged
+     */
+    record Soak(double rate, Duration duration, Duration sampleEvery, Duration warmUp) {
+
+        static Soak fromSystemProperties() {
+            Duration duration = Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.soak.duration", "1800")));
+            return new Soak(
+                    Double.parseDouble(prop("spiffeidt.perf.soak.rate", "30")),
+                    duration,
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.soak.sample", "10"))),
+                    Duration.ofSeconds(Long.parseLong(prop(
+                            "spiffeidt.perf.soak.warm-up", Long.toString(Math.min(120, duration.toSeconds() / 5))))));
+        }
+    }
+
     boolean embedded() {
         return baseUrl == null;
     }
@@ -87,6 +165,8 @@ record PerfSettings(
         String profile = prop("spiffeidt.perf.profile", "quick");
         String matrix = prop("spiffeidt.perf.matrix", profile.equals("ci") ? "ci" : "quick");
         boolean ci = profile.equals("ci");
+        boolean capacity = profile.equals("capacity");
+        boolean soak = profile.equals("soak");
         List<Configuration> configs = new ArrayList<>();
         String baseUrl = System.getProperty("spiffeidt.base-url");
         if (baseUrl != null) {
@@ -99,7 +179,7 @@ record PerfSettings(
                     configs.add(new Configuration(p, j));
                 }
             }
-        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci) {
+        } else if (System.getProperty("spiffeidt.pooling.profile") != null || ci || capacity || soak) {
             configs.add(new Configuration(
                     prop("spiffeidt.pooling.profile", "pooled"), prop("spiffeidt.oauth.jwks-cache", "refresh-ahead")));
         } else {
@@ -140,7 +220,18 @@ record PerfSettings(
                 Integer.parseInt(prop("spiffeidt.perf.users", "100")),
                 deployment,
                 Map.copyOf(pairs(System.getProperty("spiffeidt.perf.containers"))),
-                Path.of(prop("spiffeidt.perf.dir", "target")).resolve("runs").resolve(deployment));
+                Path.of(prop("spiffeidt.perf.dir", "target"))
+                        .resolve(capacity ? "capacity" : soak ? "soak" : "runs")
+                        .resolve(deployment),
+                capacity ? Capacity.fromSystemProperties() : null,
+                soak ? Soak.fromSystemProperties() : null);
+    }
+
+    private static List<String> list(String csv) {
+        return Arrays.stream(csv.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     /** {@code key=value,...} in order. */

@@ -37,6 +37,8 @@ final class Probe {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private BufferedWriter requests;
+    private BufferedWriter capacityRequests;
+    private BufferedWriter capacitySteps;
 
     Probe(Path dir) {
         this.dir = dir;
@@ -72,6 +74,66 @@ final class Probe {
                     Long.toString(responseMs),
                     Boolean.toString(ok)));
             requests.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One answer of a capacity step ({@code capacity.csv}); status 0 when no answer came. */
+    synchronized void capacityRequest(
+            String configuration,
+            String mode,
+            String request,
+            String rate,
+            int status,
+            long responseMs,
+            long retryAfter) {
+        try {
+            if (capacityRequests == null) {
+                capacityRequests = Files.newBufferedWriter(dir.resolve("capacity.csv"), StandardCharsets.UTF_8);
+                capacityRequests.write(io.spiffeidt.perf.report.Capacity.REQUESTS_HEADER + "\n");
+            }
+            capacityRequests.write(String.join(
+                    ",",
+                    configuration,
+                    mode,
+                    request,
+                    rate,
+                    Long.toString(System.currentTimeMillis()),
+                    Long.toString(responseMs),
+                    Integer.toString(status),
+                    Long.toString(retryAfter)));
+            capacityRequests.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One capacity step: its offered rate, its window and its verdict ({@code steps.csv}). */
+    synchronized void capacityStep(
+            String configuration,
+            String mode,
+            String request,
+            double rate,
+            long startMs,
+            long endMs,
+            io.spiffeidt.perf.report.Capacity.Verdict verdict) {
+        try {
+            if (capacitySteps == null) {
+                capacitySteps = Files.newBufferedWriter(dir.resolve("steps.csv"), StandardCharsets.UTF_8);
+                capacitySteps.write(io.spiffeidt.perf.report.Capacity.STEPS_HEADER + "\n");
+            }
+            capacitySteps.write(String.join(
+                    ",",
+                    configuration,
+                    mode,
+                    request,
+                    Double.toString(rate),
+                    Long.toString(startMs),
+                    Long.toString(endMs),
+                    Boolean.toString(verdict.held())));
+            capacitySteps.write('\n');
+            capacitySteps.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -114,6 +176,92 @@ final class Probe {
                     samples.put(e.getKey(), cgroups.read(id));
                 }
                 Files.writeString(out.resolve("containers.properties"), Cgroups.properties(samples));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * One soak sample: with the stack's process ({@code pid > 0}) a full collection first ({@code jcmd
+     * GC.run}), then every workload's Prometheus text, the process's resident set and open sockets.
+     */
+    io.spiffeidt.perf.report.Soak.Sample soakSample(Map<String, String> metricsUrls, long pid) {
+        try {
+            if (pid > 0) {
+                Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+                Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run")
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+                p.waitFor(60, TimeUnit.SECONDS);
+            }
+            Map<String, String> texts = new java.util.LinkedHashMap<>();
+            for (var e : metricsUrls.entrySet()) {
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(e.getValue()))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                texts.put(e.getKey(), r.body());
+            }
+            double rss = pid > 0 ? rssKb(pid) / 1024.0 : Double.NaN;
+            double sockets = pid > 0 ? sockets(pid) : Double.NaN;
+            return io.spiffeidt.perf.report.Soak.sample(System.currentTimeMillis(), texts, pid > 0, rss, sockets);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Open sockets of a process (its file descriptors that are sockets). */
+    private static long sockets(long pid) throws IOException {
+        long n = 0;
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
+                        n++;
+                    }
+                } catch (IOException e) {
+                    // closed while listing
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Starts a JFR recording named {@code name} in the stack's JVM (the {@code profile} settings). */
+    void jfrStart(long pid, String name) {
+        jcmd(pid, "JFR.start", "name=" + name, "settings=profile");
+    }
+
+    /** Stops the recording {@code name} into {@code file}. */
+    void jfrStop(long pid, String name, Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        jcmd(pid, "JFR.stop", "name=" + name, "filename=" + file.toAbsolutePath());
+    }
+
+    private static void jcmd(long pid, String... command) {
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid)));
+        cmd.addAll(List.of(command));
+        try {
+            Process p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed");
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -236,6 +384,12 @@ final class Probe {
     void close() {
         try {
             requests.close();
+            if (capacityRequests != null) {
+                capacityRequests.close();
+            }
+            if (capacitySteps != null) {
+                capacitySteps.close();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -16,7 +16,9 @@ import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.spiffeidt.perf.report.Capacity;
 import io.spiffeidt.perf.report.ReportMain;
+import io.spiffeidt.perf.report.Soak;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,16 +69,33 @@ public class SpiffeIdtSimulation extends Simulation {
         if (idpUrl == null) {
             throw new IllegalArgumentException("-Dspiffeidt.base-url needs -Dspiffeidt.idp-url too");
         }
-        HttpProtocolBuilder protocol = http.baseUrl(baseUrl)
-                .shareConnections()
-                .disableCaching()
-                .acceptHeader("application/json")
-                .userAgentHeader("spiffeidt-perf");
+        HttpProtocolBuilder protocol = http.baseUrl(baseUrl).shareConnections();
+        if (settings.capacity() != null) {
+            protocol = protocol.maxConnectionsPerHost(settings.capacity().connections());
+        }
+        protocol = protocol.disableCaching().acceptHeader("application/json").userAgentHeader("spiffeidt-perf");
 
         List<PopulationBuilder> chain = new ArrayList<>();
+        CapacityPlan capacity =
+                settings.capacity() == null ? null : new CapacityPlan(settings.capacity(), probe, feeder);
+        SoakPlan soak = settings.soak() == null ? null : new SoakPlan(settings.soak(), probe, feeder, settings.modes());
         for (PerfSettings.Configuration config : settings.configurations()) {
             String label = config.label();
             chain.add(control("start " + label, () -> start(config)));
+            if (soak != null) {
+                // the load and the sampler side by side, after the start
+                PopulationBuilder[] side = soak.populations(label, () -> probe.soakSample(metricsUrls, pid()));
+                chain.set(chain.size() - 1, chain.get(chain.size() - 1).andThen(side));
+                continue;
+            }
+            if (capacity != null) {
+                chain.addAll(capacity.populations(
+                        label,
+                        settings.modes(),
+                        (phase, point) -> probe.scrape(label, phase, point, metricsUrls, pid(), settings.containers()),
+                        this::pid));
+                continue;
+            }
             for (String mode : settings.modes()) {
                 for (String phase : List.of("mint", "use")) {
                     double rate = phase.equals("mint") ? settings.mintRate() : settings.useRate();
@@ -103,9 +122,14 @@ public class SpiffeIdtSimulation extends Simulation {
         for (int i = chain.size() - 2; i >= 0; i--) {
             root = chain.get(i).andThen(root);
         }
-        setUp(root)
-                .protocols(protocol)
-                .assertions(global().failedRequests().count().is(0L));
+        if (capacity == null) {
+            setUp(root)
+                    .protocols(protocol)
+                    .assertions(global().failedRequests().count().is(0L));
+        } else {
+            // past the knee, 503 is the expected answer: the capacity check is made on the steps (after())
+            setUp(root).protocols(protocol);
+        }
     }
 
     private long pid() {
@@ -189,6 +213,14 @@ public class SpiffeIdtSimulation extends Simulation {
                         + settings.warmUp().toSeconds() + " s / "
                         + settings.measure().toSeconds() + " s");
         env.put("configurations", settings.configurations().toString());
+        if (settings.capacity() != null) {
+            PerfSettings.Capacity c = settings.capacity();
+            env.put("capacity.rates", c.rates().toString());
+            env.put("capacity.step.seconds", Long.toString(c.step().toSeconds()));
+            env.put("capacity.p99-ms", Long.toString(c.p99LimitMs()));
+            env.put("capacity.connections", Integer.toString(c.connections()));
+            env.put("capacity.requests", String.join(",", c.requests()));
+        }
         if (stack != null) {
             stack.ports().forEach((k, v) -> env.put("port." + k, Integer.toString(v)));
         }
@@ -209,9 +241,70 @@ public class SpiffeIdtSimulation extends Simulation {
         // every deployment's run beside this one (target/runs/<deployment>) makes a column of the report
         Path runs = settings.dataDir().getParent();
         Path target = runs.getParent();
+        if (settings.soak() != null) {
+            checkSoak(target.resolve("report"));
+            return;
+        }
+        if (settings.capacity() != null) {
+            Path md = Capacity.generate(runs, target.resolve("report"));
+            System.out.println("capacity: " + (md == null ? "no steps ran" : md.toAbsolutePath()));
+            checkCapacity();
+            return;
+        }
         Path jmh = target.resolve("jmh").resolve("results.json");
         Path index = ReportMain.generate(runs, target.resolve("report"), Files.exists(jmh) ? jmh : null);
         checkReport(index.resolveSibling("report.md"));
+    }
+
+    /**
+     * Writes {@code soak.md} and fails the run when the heap after GC, resident memory, threads or sockets
+     * grew (Gatling itself fails it on any failed request).
+     */
+    private void checkSoak(Path reportDir) {
+        PerfSettings.Soak s = settings.soak();
+        long requests = 0;
+        try (var lines = Files.lines(settings.dataDir().resolve("requests.csv"))) {
+            requests = lines.count() - 1;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Soak.Verdict v = Soak.report(
+                settings.dataDir(),
+                reportDir,
+                s.warmUp(),
+                List.of(
+                        "modes " + String.join(", ", settings.modes()) + "; " + s.rate() + " use sessions/s and "
+                                + s.rate() / 10 + " mints/s for " + s.duration().toSeconds() + " s",
+                        "requests answered: " + requests,
+                        "load average before " + Probe.loadAverage().split(" ", 4)[0] + " (1 min)",
+                        "git " + Environment.gitRevision() + ", Java " + System.getProperty("java.version")));
+        System.out.println("soak: " + reportDir.resolve("soak.md").toAbsolutePath() + " " + v.figures());
+        if (!v.flat()) {
+            throw new IllegalStateException("the soak was not flat: " + v.findings());
+        }
+    }
+
+    /**
+     * Fails a capacity run whose load degraded into anything but 200, 503 {@code OVERLOADED} with {@code
+     * Retry-After} or 504: a 500, 502, a time-out or a refused or reset connection is a collapse.
+     */
+    private void checkCapacity() {
+        List<String> collapsed = new ArrayList<>();
+        long steps = 0;
+        for (var s : Capacity.stepsOf(settings.dataDir(), settings.capacity().p99LimitMs())) {
+            steps++;
+            var v = s.v();
+            if (v.other() > 0 || v.overloaded() != v.overloadedWithRetryAfter()) {
+                collapsed.add(s.name() + ": " + v.other() + " other answers, "
+                        + (v.overloaded() - v.overloadedWithRetryAfter()) + " 503 without Retry-After");
+            }
+        }
+        if (steps == 0) {
+            throw new IllegalStateException("no capacity step ran");
+        }
+        if (!collapsed.isEmpty()) {
+            throw new IllegalStateException("the stack collapsed instead of shedding load: " + collapsed);
+        }
     }
 
     /**

@@ -63,16 +63,20 @@ public class SubjectApiController {
             @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization) {
         SubjectFlow flow = flow(mode);
         String accessToken = bearer(authorization);
-        UserKey user = user(flow.mode(), accessToken);
-        MintedDocument minted = flow.mint(accessToken);
+        VerifiedOAuthToken verified = oauth.verify(flow.mode(), accessToken);
+        UserKey user = new UserKey(verified.issuer(), verified.subject());
+        MintedDocument minted = flow.mint(accessToken, verified);
         sessions.keep(user, flow.mode(), minted.document());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("mode", flow.mode().pathSegment());
         body.put("user", user.subject());
-        body.put("token", minted.document().token());
-        if (minted.document().artifacts() != null) {
-            body.put("artifacts", minted.document().artifacts());
+        if (minted.shown()) {
+            body.put("token", minted.document().token());
+            if (minted.document().artifacts() != null) {
+                body.put("artifacts", minted.document().artifacts());
+            }
         }
+        // a mode without a document: the size of what travels in its place (the text is never answered)
         body.put("size", minted.document().token().length());
         if (minted.header() != null) {
             body.put("header", minted.header());
@@ -102,11 +106,12 @@ public class SubjectApiController {
             String mode, String authorization, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         SubjectFlow flow = flow(mode);
         String accessToken = bearer(authorization);
-        UserKey user = user(flow.mode(), accessToken);
+        VerifiedOAuthToken verified = oauth.verify(flow.mode(), accessToken);
+        UserKey user = new UserKey(verified.issuer(), verified.subject());
         boolean minted = false;
         KeptDocument document = sessions.live(user, flow.mode()).orElse(null);
         if (document == null) {
-            document = flow.mint(accessToken).document();
+            document = flow.mint(accessToken, verified).document();
             sessions.keep(user, flow.mode(), document);
             minted = true;
         }
@@ -139,10 +144,5 @@ public class SubjectApiController {
             throw new MissingBearerException();
         }
         return token;
-    }
-
-    private UserKey user(Mode mode, String accessToken) {
-        VerifiedOAuthToken token = oauth.verify(mode, accessToken);
-        return new UserKey(token.issuer(), token.subject());
     }
 }

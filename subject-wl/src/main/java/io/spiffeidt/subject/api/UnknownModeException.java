@@ -5,6 +5,6 @@ public class UnknownModeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public UnknownModeException() {
-        super("unknown mode; use dvid, id-mode, anon-mode or lsvid");
+        super("unknown mode; use dvid, id-mode, anon-mode, lsvid, mtls-only or bearer-forward");
     }
 }

@@ -37,8 +37,8 @@ public abstract class HopFlow implements SubjectFlow {
 
     /**
      * Sends {@code outgoing} to the middle tier's {@code /<mode>/<operation>}, timed as {@code
-     * mtier_call}, with the deposit's {@code Idempotency-Key} when there is one, and answers its
-     * answer.
+     * mtier_call}, with the deposit's {@code Idempotency-Key} when there is one and the headers of a
+     * mode without a document, and answers its answer.
      */
     protected AccountResponse callMiddleTier(
             String operation, Outgoing outgoing, Long amount, Optional<IdempotencyKey> idempotencyKey) {
@@ -48,6 +48,7 @@ public abstract class HopFlow implements SubjectFlow {
                         "/" + mode.pathSegment() + "/" + operation,
                         outgoing.request(amount),
                         AccountResponse.class,
-                        idempotencyKey);
+                        idempotencyKey,
+                        outgoing.headers());
     }
 }

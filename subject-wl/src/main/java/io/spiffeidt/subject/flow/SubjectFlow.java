@@ -1,6 +1,7 @@
 package io.spiffeidt.subject.flow;
 
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import java.util.Optional;
@@ -13,6 +14,14 @@ public interface SubjectFlow {
 
     /** Obtains a document for the user of {@code accessToken} from the asserting workload. */
     MintedDocument mint(String accessToken);
+
+    /**
+     * {@link #mint(String)} for a token the caller has already verified ({@code user}): a mode
+     * without a document builds what travels from it without verifying the token again.
+     */
+    default MintedDocument mint(String accessToken, VerifiedOAuthToken user) {
+        return mint(accessToken);
+    }
 
     /**
      * Uses a kept document for {@code operation} ({@code balance} or {@code deposit}) through the

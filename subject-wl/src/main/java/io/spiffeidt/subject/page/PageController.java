@@ -94,8 +94,11 @@ public class PageController {
     public Map<String, Object> mint(
             @PathVariable("mode") String mode, OAuth2AuthenticationToken authentication, HttpServletRequest request) {
         Map<String, Object> body = new LinkedHashMap<>(api.mint(mode, bearer(authentication, request)));
-        body.remove("claims");
-        body.put("document", DocumentDecoder.decode(Mode.fromPathSegment(mode), (String) body.get("token"), limits));
+        Mode known = Mode.fromPathSegment(mode);
+        if (known.hasDocument()) {
+            body.remove("claims");
+            body.put("document", DocumentDecoder.decode(known, (String) body.get("token"), limits));
+        }
         return body;
     }
 

@@ -12,13 +12,15 @@ import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.validation.Valid;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 
 /**
- * The target's protocol, the same in every mode (docs/design.md "The hop contract"): verify what the
- * middle tier sent ({@link #verify}), then serve the account of the verified delegation with the
+ * The target's protocol, the same in every mode (docs/design.md "The hop contract"): receive what the
+ * middle tier sent ({@link Hop#receive}: the body's document, or a baseline's header), verify it
+ * ({@link #verify}), then serve the account of the verified delegation with the
  * path the mode reveals ({@link #path}). Each mode's controller ({@code @RequestMapping("/<mode>")})
  * extends this class with its hop.
  *
@@ -38,8 +40,9 @@ public abstract class TargetController<D> {
 
     @PostMapping("/balance")
     @AllowedCallers(Role.M_TIER)
-    public AccountResponse balance(@Valid @RequestBody DocumentRequest request, Caller caller) {
-        Verified<D> verified = verify(Received.of(request), caller);
+    public AccountResponse balance(
+            @Valid @RequestBody DocumentRequest request, @RequestHeader HttpHeaders headers, Caller caller) {
+        Verified<D> verified = verify(hop.receive(request, headers), caller);
         return accounts.balance(hop.mode(), verified.delegation(), path(verified));
     }
 
@@ -48,8 +51,9 @@ public abstract class TargetController<D> {
     public AccountResponse deposit(
             @Valid @RequestBody DocumentRequest request,
             @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
+            @RequestHeader HttpHeaders headers,
             Caller caller) {
-        Verified<D> verified = verify(Received.of(request), caller);
+        Verified<D> verified = verify(hop.receive(request, headers), caller);
         return accounts.deposit(
                 hop.mode(),
                 verified.delegation(),

@@ -96,6 +96,7 @@ public final class DownstreamClient {
                 path,
                 jsonBody,
                 Optional.empty(),
+                Map.of(),
                 responseType == Void.class,
                 response -> response.bodyTo(responseType));
     }
@@ -122,8 +123,26 @@ public final class DownstreamClient {
             Object jsonBody,
             Class<T> responseType,
             Optional<IdempotencyKey> idempotencyKey) {
+        return post(operation, path, jsonBody, responseType, idempotencyKey, Map.of());
+    }
+
+    /**
+     * {@link #post(Operation, String, Object, Class, Optional)} with request headers that carry what
+     * a mode without a document sends (the user's bearer token, the user header of mtls-only); never
+     * logged.
+     *
+     * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
+     */
+    public <T> T post(
+            Operation operation,
+            String path,
+            Object jsonBody,
+            Class<T> responseType,
+            Optional<IdempotencyKey> idempotencyKey,
+            Map<String, String> headers) {
         Objects.requireNonNull(responseType, "responseType");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        Objects.requireNonNull(headers, "headers");
         return metrics.time(
                 mode,
                 operation,
@@ -132,6 +151,7 @@ public final class DownstreamClient {
                         path,
                         jsonBody,
                         idempotencyKey,
+                        headers,
                         responseType == Void.class,
                         response -> response.bodyTo(responseType)));
     }
@@ -144,7 +164,13 @@ public final class DownstreamClient {
     public <T> T post(String path, Object jsonBody, ParameterizedTypeReference<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
         return exchange(
-                HttpMethod.POST, path, jsonBody, Optional.empty(), false, response -> response.bodyTo(responseType));
+                HttpMethod.POST,
+                path,
+                jsonBody,
+                Optional.empty(),
+                Map.of(),
+                false,
+                response -> response.bodyTo(responseType));
     }
 
     /**
@@ -155,7 +181,14 @@ public final class DownstreamClient {
      */
     public <T> T get(String path, Class<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(HttpMethod.GET, path, null, Optional.empty(), false, response -> response.bodyTo(responseType));
+        return exchange(
+                HttpMethod.GET,
+                path,
+                null,
+                Optional.empty(),
+                Map.of(),
+                false,
+                response -> response.bodyTo(responseType));
     }
 
     @FunctionalInterface
@@ -168,6 +201,7 @@ public final class DownstreamClient {
             String path,
             Object jsonBody,
             Optional<IdempotencyKey> idempotencyKey,
+            Map<String, String> headers,
             boolean noBody,
             BodyReader<T> reader) {
         long callStart = System.nanoTime();
@@ -182,6 +216,7 @@ public final class DownstreamClient {
                             client.method(method)
                                     .uri(path)
                                     .headers(h -> {
+                                        headers.forEach(h::set);
                                         if (forward > 0) {
                                             h.set(Deadline.HEADER, Long.toString(forward));
                                         }

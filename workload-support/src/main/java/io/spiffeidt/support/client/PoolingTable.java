@@ -101,11 +101,13 @@ public final class PoolingTable {
                     case DVID -> downstream == Role.ASSERTING_WL || downstream == Role.TARGET_WL;
                     case ID_MODE, LSVID -> downstream == Role.TARGET_WL;
                     case ANON_MODE -> false;
+                    // the baselines are not in the thesis: pooled as the document modes' target call
+                    case MTLS_ONLY, BEARER_FORWARD -> downstream == Role.TARGET_WL;
                 };
             case TARGET_WL ->
                 switch (mode) {
                     case ID_MODE, ANON_MODE -> downstream == Role.ASSERTING_WL;
-                    case DVID, LSVID -> false;
+                    case DVID, LSVID, MTLS_ONLY, BEARER_FORWARD -> false;
                 };
             case ASSERTING_WL -> false;
         };

@@ -1,10 +1,13 @@
 package io.spiffeidt.support.hop;
 
 import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.wire.DocumentRequest;
+import org.springframework.http.HttpHeaders;
 
 /**
  * One workload's part of one mode, the same verbs with the same meaning for every mode
@@ -31,6 +34,20 @@ public interface Hop<D> {
 
     /** The configured SPIFFE ID of a role: how every hop finds the next tier and the pinned issuer. */
     SpiffeId idOf(Role role);
+
+    /**
+     * What came on the wire in a request to this workload's {@code /<mode>/balance} or {@code
+     * /<mode>/deposit}: by default the body's document (the document modes); a mode without a
+     * document reads its header instead and refuses a body token.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} when what the mode carries is missing
+     */
+    default Received receive(DocumentRequest body, HttpHeaders headers) {
+        if (body.token() == null || body.token().isBlank()) {
+            throw new AssertionException(ErrorCode.MALFORMED, "no document in the request body");
+        }
+        return Received.of(body);
+    }
 
     /**
      * Every check this mode makes of a document {@code caller} sent to this workload (the mTLS peer;

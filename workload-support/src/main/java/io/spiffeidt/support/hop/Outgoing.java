@@ -1,28 +1,51 @@
 package io.spiffeidt.support.hop;
 
 import io.spiffeidt.support.wire.DocumentRequest;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * What a hop puts on the wire to the next tier: the token text, the ID-Mode artifacts in JSON form
- * ({@code null} for the other modes) and the number of layers.
+ * ({@code null} for the other modes), the number of layers, and the request headers a mode without
+ * a document sends instead of a body token (empty for the document modes).
  *
  * <p>Thread safety: immutable.
+ *
+ * @param token what travels: the document, or for a mode without one the value its header carries
+ * @param artifacts the ID-Mode certificate side-car, or {@code null}
+ * @param depth the number of layers (1 for a mode without a document)
+ * @param headers the headers that carry {@code token} instead of the body (empty: the body carries it)
  */
-public record Outgoing(String token, String artifacts, int depth) {
+public record Outgoing(String token, String artifacts, int depth, Map<String, String> headers) {
 
-    /** Requires the token. */
+    /** Requires the token; copies the headers. */
     public Outgoing {
         Objects.requireNonNull(token, "token");
+        headers = headers == null ? Map.of() : Map.copyOf(headers);
     }
 
-    /** The request body for the next tier's {@code /{mode}/balance} or {@code /{mode}/deposit}. */
+    /** A document carried in the request body. */
+    public Outgoing(String token, String artifacts, int depth) {
+        this(token, artifacts, depth, Map.of());
+    }
+
+    /** What a mode without a document sends: {@code token} in one header, nothing in the body. */
+    public static Outgoing inHeader(String token, String header, String value) {
+        return new Outgoing(token, null, 1, Map.of(header, value));
+    }
+
+    /**
+     * The request body for the next tier's {@code /{mode}/balance} or {@code /{mode}/deposit}: the
+     * document, or only the amount when the headers carry what travels.
+     */
     public DocumentRequest request(Long amount) {
-        return new DocumentRequest(token, amount, artifacts);
+        return headers.isEmpty()
+                ? new DocumentRequest(token, amount, artifacts)
+                : new DocumentRequest(null, amount, null);
     }
 
     @Override
     public String toString() {
-        return "Outgoing[<" + token.length() + " chars>, depth " + depth + "]";
+        return "Outgoing[<" + token.length() + " chars>, depth " + depth + ", headers " + headers.keySet() + "]";
     }
 }

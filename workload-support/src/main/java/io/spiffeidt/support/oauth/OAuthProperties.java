@@ -73,7 +73,8 @@ public record OAuthProperties(
      *     without it an ID token the issuer gave to any client would do; the dev IdP's is {@code
      *     spiffeidt})
      * @param rfc9068 the issuer types its JWT access tokens {@code at+jwt} (RFC 9068) and every token
-     *     must say so
+     *     must say so; false for an issuer that types them {@code JWT} like its ID tokens (Keycloak by
+     *     default), whose ID tokens are then told apart by their claims (docs/own-openid-provider.md)
      */
     public record Issuer(
             @NotBlank String issuer, URI jwksUri, @NotBlank String audience, @DefaultValue("true") boolean rfc9068) {}

@@ -71,7 +71,9 @@ import org.slf4j.LoggerFactory;
  *       call; the JWKS URI comes from configuration or OIDC discovery of the configured issuer,
  *       never from the token.
  *   <li>{@code typ} {@code at+jwt} when the issuer issues RFC 9068 tokens ({@code UNSUPPORTED}: an
- *       ID token is no access token).
+ *       ID token is no access token); for an issuer without RFC 9068 (Keycloak by default: {@code typ}
+ *       {@code JWT}), a token whose claims mark it as an ID token ({@code at_hash}, {@code c_hash}, a
+ *       {@code typ} claim other than {@code Bearer}) is refused the same way.
  *   <li>The key by {@code kid} from the issuer's JWKS, cached with refresh-ahead or fetched per call,
  *       timed as {@code jwks_fetch}. An unknown {@code kid} is the caller's fault: {@code
  *       UNTRUSTED_KEY}, also when the refetch it causes is refused by the rate limit (at most one
@@ -100,6 +102,9 @@ public class OAuthTokenVerifier implements Closeable {
 
     /** The RFC 9068 type of a JWT access token. */
     public static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
+
+    /** The {@code typ} claim Keycloak writes into its access tokens (its ID tokens say {@code ID}). */
+    private static final String BEARER_TYP = "Bearer";
 
     private static final int JWKS_SIZE_LIMIT = 512 * 1024;
     private static final int MIN_RSA_BITS = 2048;
@@ -263,6 +268,9 @@ public class OAuthTokenVerifier implements Closeable {
         if (issuer == null) {
             throw invalid(ErrorCode.UNKNOWN_ISSUER, "issuer " + safe(issuerName) + " is not allowed", null);
         }
+        if (!issuer.rfc9068()) {
+            refuseIdToken(unverified);
+        }
         Call call = new Call(mode);
         JWTClaimsSet claims;
         try {
@@ -306,6 +314,27 @@ public class OAuthTokenVerifier implements Closeable {
                     new RSAKey.Builder(key).keyID(header.getKeyID()).build().toJSONString());
         } catch (RuntimeException e) {
             throw invalid(ErrorCode.MALFORMED, "access token cannot be read", e);
+        }
+    }
+
+    /**
+     * An issuer without RFC 9068 types its ID tokens and access tokens alike ({@code typ} {@code
+     * JWT}, as Keycloak does), so the header cannot tell them apart: an ID token is refused ({@code
+     * UNSUPPORTED}, as the {@code typ} check refuses it for an RFC 9068 issuer) when its claims say
+     * what it is: {@code at_hash} or {@code c_hash} (claims of ID tokens only, OpenID Connect Core
+     * 3.1.3.6 and 3.3.2.11), or a {@code typ} claim other than {@code Bearer} (Keycloak writes {@code
+     * ID} into its ID tokens, {@code Bearer} into its access tokens). The audience check stays the
+     * main guard: an ID token is for the client, not for the workloads' audience. Checked before the
+     * signature: a refusal needs no key.
+     */
+    private static void refuseIdToken(JWTClaimsSet unverified) {
+        if (unverified.getClaim("at_hash") != null || unverified.getClaim("c_hash") != null) {
+            throw invalid(ErrorCode.UNSUPPORTED, "an ID token (at_hash, c_hash) is no access token", null);
+        }
+        Object typ = unverified.getClaim("typ");
+        if (typ != null && !(typ instanceof String t && t.equalsIgnoreCase(BEARER_TYP))) {
+            throw invalid(
+                    ErrorCode.UNSUPPORTED, "a token of typ " + safe(String.valueOf(typ)) + " is no access token", null);
         }
     }
 

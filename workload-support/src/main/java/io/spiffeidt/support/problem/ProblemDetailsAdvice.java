@@ -5,6 +5,7 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
 import io.spiffeidt.support.identity.SvidKeyUnsupportedException;
 import io.spiffeidt.support.oauth.InvalidAccessTokenException;
+import io.spiffeidt.support.oauth.MissingAccessTokenException;
 import io.spiffeidt.support.server.RequestBodyLimitFilter;
 import io.spiffeidt.support.server.RequestRefusedException;
 import jakarta.validation.ConstraintViolationException;
@@ -46,7 +47,9 @@ import org.springframework.web.util.DisconnectedClientHelper;
  *       RequestBodyLimitFilter}).
  *   <li>Other Spring MVC errors keep their status without a code: 404 unknown path, 405 method, 406,
  *       415 media type.
- *   <li>{@link CallerNotAllowedException}: 403 "Caller not allowed", no code.
+ *   <li>{@link CallerNotAllowedException}: 403 "Caller not allowed", code {@code CALLER_NOT_ALLOWED}.
+ *   <li>{@link MissingAccessTokenException}: 401 {@code TOKEN_REQUIRED} with {@code
+ *       WWW-Authenticate: Bearer} (RFC 6750 section 3.1: no error code for a request without one).
  *   <li>A client that closed the connection before the answer was written (a scrape past its
  *       timeout): no answer, one line at DEBUG, no stack trace.
  *   <li>Anything else: 500 "internal error" without details; logged with its stack trace.
@@ -89,6 +92,23 @@ public class ProblemDetailsAdvice {
                 .header(HttpHeaders.WWW_AUTHENTICATE, INVALID_TOKEN_CHALLENGE)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(coded.getBody());
+    }
+
+    /**
+     * No bearer access token where one is required: 401 with {@code WWW-Authenticate: Bearer} and no
+     * error code in it (RFC 6750 section 3.1), code {@code TOKEN_REQUIRED}.
+     */
+    @ExceptionHandler(MissingAccessTokenException.class)
+    public ResponseEntity<ProblemDetail> missingAccessToken(MissingAccessTokenException e) {
+        log.info("access token missing: {}", MissingAccessTokenException.CODE);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, e.getMessage());
+        problem.setTitle("Bearer token required");
+        problem.setType(URI.create(TYPE_PREFIX + MissingAccessTokenException.CODE.toLowerCase(Locale.ROOT)));
+        problem.setProperty("code", MissingAccessTokenException.CODE);
+        return ResponseEntity.status(401)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
     }
 
     /** No capacity (503 with {@code Retry-After}) or no time left (504), here or downstream. */

@@ -1,14 +1,15 @@
 package io.spiffeidt.support.wire;
 
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 /**
  * A document in a JSON body (documents never travel in URLs or headers), with the deposit amount
- * for {@code /{mode}/deposit}. {@code artifacts} carries the ID-Mode certificate side-car.
+ * for {@code /{mode}/deposit}. {@code artifacts} carries the ID-Mode certificate side-car. The
+ * modes without a document (mtls-only, bearer-forward) send no {@code token}: what they carry
+ * travels in a header, and each hop's {@link io.spiffeidt.support.hop.Hop#receive} says which it
+ * requires (a document mode refuses a blank token with {@code MALFORMED}).
  */
-public record DocumentRequest(
-        @NotBlank @Size(max = 262144) String token, Long amount, @Size(max = 262144) String artifacts) {
+public record DocumentRequest(@Size(max = 262144) String token, Long amount, @Size(max = 262144) String artifacts) {
 
     /** A document without amount or artifacts. */
     public static DocumentRequest of(String token) {

@@ -68,6 +68,8 @@ class PoolingTableTests {
                         "m-tier:dvid.target-wl",
                         "m-tier:id-mode.target-wl",
                         "m-tier:lsvid.target-wl",
+                        "m-tier:mtls-only.target-wl",
+                        "m-tier:bearer-forward.target-wl",
                         "target-wl:id-mode.asserting-wl",
                         "target-wl:anon-mode.asserting-wl");
     }

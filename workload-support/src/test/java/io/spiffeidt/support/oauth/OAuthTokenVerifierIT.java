@@ -343,6 +343,93 @@ class OAuthTokenVerifierIT {
                 .isEqualTo("user0001");
     }
 
+    /** An access token as Keycloak issues it without RFC 9068: typ JWT, a typ claim, azp, two audiences. */
+    private JWTClaimsSet.Builder keycloakClaims() {
+        return claims().audience(List.of("spiffeidt", "account"))
+                .claim("typ", "Bearer")
+                .claim("azp", "spiffeidt-page")
+                .claim("preferred_username", "user0001");
+    }
+
+    private OAuthTokenVerifier notRfc9068() {
+        return verifier(JwksCacheMode.REFRESH_AHEAD, new OAuthProperties.Issuer(issuer, null, "spiffeidt", false));
+    }
+
+    @Test
+    void verifyWhenKeycloakAccessTokenOfANotRfc9068IssuerThenAccepted() throws Exception {
+        VerifiedOAuthToken verified =
+                notRfc9068().verify(Mode.DVID, sign(keycloakClaims().build(), idpKey, JOSEObjectType.JWT));
+
+        assertThat(verified.subject()).isEqualTo("user0001");
+        assertThat(verified.kid()).isEqualTo("idp-1");
+    }
+
+    @Test
+    void verifyWhenKeycloakAccessTokenWithoutTheAudienceMapperThenWrongAudience() throws Exception {
+        // without an audience mapper Keycloak's access tokens name only the account console
+        String token = sign(keycloakClaims().audience("account").build(), idpKey, JOSEObjectType.JWT);
+
+        assertThatAssertion(() -> notRfc9068().verify(Mode.DVID, token))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .hasCode(ErrorCode.WRONG_AUDIENCE);
+    }
+
+    @Test
+    void verifyWhenKeycloakIdTokenCarriesTheAudienceThenStillRefusedAsNoAccessToken() throws Exception {
+        // an audience mapper also put into ID tokens: the audience matches, the token's type does not
+        String idToken =
+                sign(keycloakClaims().claim("typ", "ID").audience("spiffeidt").build(), idpKey, JOSEObjectType.JWT);
+        OAuthTokenVerifier verifier = notRfc9068();
+
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, idToken))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .hasCode(ErrorCode.UNSUPPORTED);
+        // another provider's ID token: at_hash or c_hash, which only ID tokens carry
+        for (String claim : List.of("at_hash", "c_hash")) {
+            String other = sign(claims().claim(claim, "aGFzaA").build(), idpKey, JOSEObjectType.JWT);
+            assertThatAssertion(() -> verifier.verify(Mode.DVID, other))
+                    .as(claim)
+                    .isInstanceOf(InvalidAccessTokenException.class)
+                    .hasCode(ErrorCode.UNSUPPORTED);
+        }
+        // a Keycloak refresh token (were it RS256) is no access token either
+        String refresh = sign(keycloakClaims().claim("typ", "Refresh").build(), idpKey, JOSEObjectType.JWT);
+        assertThatAssertion(() -> verifier.verify(Mode.DVID, refresh))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .hasCode(ErrorCode.UNSUPPORTED);
+    }
+
+    @Test
+    void verifyWhenSeveralActiveKeysAndAnEncryptionKeyThenEachTokenVerifiedByItsKid() throws Exception {
+        // Keycloak publishes every enabled key: the active and passive signing keys, and RSA-OAEP ones
+        RSAKey second = new RSAKeyGenerator(2048).keyID("idp-2").generate();
+        RSAKey encryption = new RSAKeyGenerator(2048)
+                .keyID("idp-enc")
+                .keyUse(com.nimbusds.jose.jwk.KeyUse.ENCRYPTION)
+                .algorithm(com.nimbusds.jose.JWEAlgorithm.RSA_OAEP_256)
+                .generate();
+        idp.removeContext("/jwks");
+        serve(
+                "/jwks",
+                new JWKSet(List.of(encryption.toPublicJWK(), idpKey.toPublicJWK(), second.toPublicJWK())).toString());
+        OAuthTokenVerifier verifier = notRfc9068();
+
+        assertThat(verifier.verify(Mode.DVID, sign(keycloakClaims().build(), second, JOSEObjectType.JWT))
+                        .idpKey())
+                .isEqualTo(second.toRSAPublicKey());
+        assertThat(verifier.verify(Mode.DVID, sign(keycloakClaims().build(), idpKey, JOSEObjectType.JWT))
+                        .idpKey())
+                .isEqualTo(idpKey.toRSAPublicKey());
+        // the key a proof names by kid, never the encryption key
+        assertThat(verifier.idpKey(issuer, "idp-2")).isEqualTo(second.toRSAPublicKey());
+        assertThatAssertion(() -> verifier.idpKey(issuer, "idp-enc")).hasCode(ErrorCode.UNTRUSTED_KEY);
+        // signed by the encryption key: no signing key of that kid
+        assertThatAssertion(() ->
+                        verifier.verify(Mode.DVID, sign(keycloakClaims().build(), encryption, JOSEObjectType.JWT)))
+                .isInstanceOf(InvalidAccessTokenException.class)
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
+    }
+
     private void rotateTo(RSAKey next) {
         idp.removeContext("/jwks");
         serve("/jwks", new JWKSet(next.toPublicJWK()).toString());

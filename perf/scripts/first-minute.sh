@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# A workload's first minute (issue 31): per variant and mode, a freshly started embedded stack (its own JVM,
+# normally optimising JIT, the heap of the Gatling run), the time from `java` to "devstack is up" and to the
+# first answered `balance`, then the latency of the first REQUESTS (1,000) sequential `balance` calls over
+# one kept-alive connection, p50 per 100; then STEADY_SECONDS (60) of back-to-back load and 200 more calls,
+# whose p50 is the steady state the first 1,000 are compared with (goal: every bucket within 2 x steady).
+# Writes perf/target/first-minute/<variant>-<mode>.csv (one latency per request), summary.md and
+# first-minute.svg (p50 per 100 requests against the request count, one line per variant and mode).
+#
+# Variants (JVM options of the stack; the JDK is $JAVA_HOME's, as for ./mvnw):
+#   default   no option
+#   cds       JDK 13+: a dynamic class-data-sharing archive written at the exit of a training run (the stack
+#             started, one mint and 20 balance calls per mode, stopped), then -XX:SharedArchiveFile
+#   aot       JDK 25+: the AOT cache (JEP 483/514): -XX:AOTCacheOutput in the training run, then -XX:AOTCache
+#   tiered    -XX:TieredStopAtLevel=1 (C1 only: faster warm-up, slower peak; for comparison)
+#
+#   perf/scripts/first-minute.sh [variant...]                 (default: default cds; after ./mvnw install)
+#   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 perf/scripts/first-minute.sh default aot
+#   REQUESTS=1000 STEADY_SECONDS=60 MODES="dvid id-mode anon-mode lsvid" perf/scripts/first-minute.sh
+# Measure on a quiet machine; the script prints the load average before and after.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REQUESTS=${REQUESTS:-1000}
+STEADY_SECONDS=${STEADY_SECONDS:-60}
+MODES=${MODES:-dvid id-mode anon-mode lsvid}
+PROFILE=${PROFILE:-pooled}
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+jdk=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p')
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(default cds)
+out=perf/target/first-minute
+mkdir -p "$out"
+cp_file=devstack/target/e2e-classpath.txt
+./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" >/dev/null
+cp="devstack/target/classes:$(cat "$cp_file")"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+pid=""
+start_stack() { # $@: extra JVM options; sets sub, idp, pid, log, up_ms
+  sub=$(free_port); idp=$(free_port); log=$(mktemp)
+  local t0; t0=$(date +%s%N)
+  "$java" "$@" -Xms512m -Xmx1g -Xss512k -cp "$cp" io.spiffeidt.devstack.DevStackMain \
+    --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
+    --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
+    --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
+    --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
+    --spiffeidt.pooling.profile="$PROFILE" --logging.level.root=WARN > "$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1800); do grep -q "SPIFFE-IdT devstack is up" "$log" && break; sleep 0.1; done
+  grep -q "SPIFFE-IdT devstack is up" "$log" || { echo "stack did not start, see $log" >&2; kill $pid; exit 1; }
+  up_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  start_ns=$t0
+}
+stop_stack() { kill "$pid"; wait "$pid" 2>/dev/null || true; rm -f "$log"; pid=""; }
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true' EXIT
+token() { curl -s -d username=user0001 -d password=password "http://127.0.0.1:$idp/dev/token" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'; }
+
+# a training run for cds/aot: the paths every mode takes, then a clean exit (the archive is written then)
+train() { # $1: JVM option that writes the archive
+  start_stack "$1"
+  local tok; tok=$(token)
+  for mode in $MODES; do
+    curl -sf -o /dev/null -X POST -H "Authorization: Bearer $tok" "http://127.0.0.1:$sub/api/$mode/mint"
+    for _ in $(seq 20); do curl -sf -o /dev/null -X POST -H "Authorization: Bearer $tok" "http://127.0.0.1:$sub/api/$mode/balance"; done
+  done
+  stop_stack
+}
+
+options_for() {
+  case "$1" in
+    default) echo "" ;;
+    tiered) echo "-XX:TieredStopAtLevel=1" ;;
+    cds)
+      [ -f "$out/stack-$jdk.jsa" ] || train "-XX:ArchiveClassesAtExit=$out/stack-$jdk.jsa" >&2
+      echo "-XX:SharedArchiveFile=$out/stack-$jdk.jsa" ;;
+    aot)
+      [ -f "$out/stack-$jdk.aot" ] || train "-XX:AOTCacheOutput=$out/stack-$jdk.aot" >&2
+      echo "-XX:AOTCache=$out/stack-$jdk.aot" ;;
+    *) echo "unknown variant $1 (default, cds, aot, tiered)" >&2; exit 2 ;;
+  esac
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); JDK $jdk; profile $PROFILE"
+summary="$out/summary-$jdk.md"
+{
+  echo "JDK $jdk, profile $PROFILE, $REQUESTS requests then ${STEADY_SECONDS} s of load; load before $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  printf '| variant | mode | up (ms) | first answer (ms) | first 100 p50 | 101-200 | 201-300 | 301-400 | 401-500 | 501-600 | 601-700 | 701-800 | 801-900 | 901-1000 | steady p50 | worst bucket / steady |\n'
+  printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+} > "$summary"
+for variant in "${variants[@]}"; do
+  opts=$(options_for "$variant")
+  for mode in $MODES; do
+    # shellcheck disable=SC2086
+    start_stack $opts
+    row=$(python3 - "$sub" "$idp" "$mode" "$REQUESTS" "$STEADY_SECONDS" "$start_ns" "$out/$variant-$jdk-$mode.csv" <<'PY'
+import http.client, json, sys, time, urllib.parse
+sub, idp, mode, n, steady_s, start_ns, csv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+i = http.client.HTTPConnection("127.0.0.1", idp)
+i.request("POST", "/dev/token", urllib.parse.urlencode({"username": "user0001", "password": "password"}),
+          {"Content-Type": "application/x-www-form-urlencoded"})
+token = json.loads(i.getresponse().read())["access_token"]
+c = http.client.HTTPConnection("127.0.0.1", sub)
+h = {"Authorization": "Bearer " + token}
+def call(op="balance"):
+    t = time.perf_counter()
+    c.request("POST", "/api/%s/%s" % (mode, op), headers=h)
+    r = c.getresponse(); r.read()
+    if r.status != 200:
+        sys.exit("%s answered %d" % (op, r.status))
+    return (time.perf_counter() - t) * 1000
+call("mint")
+first = None
+times = []
+for k in range(n):
+    times.append(call())
+    if first is None:
+        first = (time.time_ns() - start_ns) / 1e6
+end = time.monotonic() + steady_s
+while time.monotonic() < end:
+    call()
+steady = sorted(call() for _ in range(200))[99]
+with open(csv, "w") as f:
+    f.write("request,ms\n")
+    for k, t in enumerate(times):
+        f.write("%d,%.3f\n" % (k + 1, t))
+    f.write("steady,%.3f\n" % steady)
+buckets = [sorted(times[b:b + 100])[len(times[b:b + 100]) // 2] for b in range(0, n, 100)]
+cells = " | ".join("%.1f" % b for b in buckets)
+print("%.0f | %s | %.1f | %.1f" % (first, cells, steady, max(buckets) / steady))
+PY
+)
+    echo "| $variant | $mode | $up_ms | $row |" | tee -a "$summary"
+    stop_stack
+  done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$summary"
+
+# the plot: p50 per 100 requests against the request count, every CSV of this JDK
+python3 - "$out" "$jdk" <<'PY'
+import csv, glob, os, sys
+out, jdk = sys.argv[1], sys.argv[2]
+series = []
+for path in sorted(glob.glob(os.path.join(out, "*-%s-*.csv" % jdk))):
+    rows = list(csv.reader(open(path)))[1:]
+    times = [float(r[1]) for r in rows if r[0] != "steady"]
+    steady = [float(r[1]) for r in rows if r[0] == "steady"]
+    pts = []
+    for b in range(0, len(times), 100):
+        chunk = sorted(times[b:b + 100])
+        pts.append((b + len(chunk), chunk[len(chunk) // 2]))
+    series.append((os.path.basename(path)[:-4], pts, steady[0] if steady else None))
+if not series:
+    sys.exit(0)
+W, H, L, B = 900, 500, 60, 40
+ymax = max(max(p[1] for p in s[1]) for s in series) * 1.1
+xmax = max(max(p[0] for p in s[1]) for s in series)
+colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+def x(v): return L + (W - L - 20) * v / xmax
+def y(v): return H - B - (H - B - 30) * v / ymax
+svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (W, H + 16 * len(series)),
+       '<text x="%d" y="18" font-size="14">First %d requests: p50 per 100 (ms), JDK %s; dashed: steady p50</text>' % (L, xmax, jdk),
+       '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - 20, H - B),
+       '<line x1="%d" y1="30" x2="%d" y2="%d" stroke="black"/>' % (L, L, H - B)]
+for k in range(6):
+    v = ymax * k / 5
+    svg.append('<text x="4" y="%.0f">%.1f</text>' % (y(v) + 4, v))
+for v in range(0, xmax + 1, max(100, xmax // 10)):
+    svg.append('<text x="%.0f" y="%d">%d</text>' % (x(v) - 8, H - B + 16, v))
+for n, (name, pts, steady) in enumerate(series):
+    col = colors[n % len(colors)]
+    svg.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (col, " ".join("%.1f,%.1f" % (x(a), y(b)) for a, b in pts)))
+    if steady:
+        svg.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-dasharray="4 3"/>' % (L, y(steady), W - 20, y(steady), col))
+    svg.append('<text x="%d" y="%d" fill="%s">%s</text>' % (L, H + 4 + 16 * n, col, name))
+svg.append("</svg>")
+open(os.path.join(out, "first-minute-%s.svg" % jdk), "w").write("\n".join(svg))
+print("plot: " + os.path.join(out, "first-minute-%s.svg" % jdk))
+PY
+echo "summary: $summary"
