@@ -4,7 +4,7 @@
 (function () {
   'use strict';
 
-  var MODE_NAMES = { 'dvid': 'DVID', 'id-mode': 'ID-Mode', 'anon-mode': 'Anon-Mode', 'lsvid': 'LSVID',
+  var MODE_NAMES = { 'dvid': 'DVID', 'id-mode': 'ID-Mode', 'anon-mode': 'Anon-Mode', 'lsvid': 'LSVID', 'txn-token': 'Txn-Token',
     'mtls-only': 'mTLS only', 'bearer-forward': 'Bearer forward' };
 
   // What the error codes of the problem details mean, in words (assertion-core's ErrorCode).

@@ -16,6 +16,11 @@ public enum Mode {
     /** Lightweight SVID (docs/formats/lsvid.md). */
     LSVID("lsvid"),
     /**
+     * OAuth Transaction Token (draft-ietf-oauth-transaction-tokens), minted by the asserting workload
+     * as the Txn-Token Service (docs/formats/txn-token.md): a baseline beside the four documents.
+     */
+    TXN_TOKEN("txn-token"),
+    /**
      * Baseline without a document: SPIFFE mTLS only, the user named by the caller in a header
      * (docs/formats/mtls-only.md).
      */

@@ -80,7 +80,8 @@ public final class DocumentDecoder {
         }
         limits.checkEncodedSize(document.length());
         return switch (mode) {
-            case DVID -> dvid(document, lenient);
+            case DVID -> dvid(Mode.DVID, document, lenient);
+            case TXN_TOKEN -> dvid(Mode.TXN_TOKEN, document, lenient);
             case ID_MODE -> nested(Mode.ID_MODE, document, limits, lenient);
             case ANON_MODE -> nested(Mode.ANON_MODE, document, limits, lenient);
             case LSVID -> lsvid(document, limits);
@@ -89,7 +90,8 @@ public final class DocumentDecoder {
         };
     }
 
-    private static DecodedDocument dvid(String token, boolean lenient) {
+    /** A single compact JWS: a DVID, or a Txn-Token (its claims other than the common ones shown as they are). */
+    private static DecodedDocument dvid(Mode mode, String token, boolean lenient) {
         CompactJws.Segments parts = CompactJws.split(token);
         Map<String, Object> header = object(parts.header(), 0, lenient);
         Map<String, Object> parsed = object(parts.payload(), 0, lenient);
@@ -122,8 +124,9 @@ public final class DocumentDecoder {
                 string(claims.get("iss")),
                 string(claims.get("sub")),
                 audience(claims.get("aud")),
-                string(claims.get("dpa")),
-                string(claims.get("dpr")),
+                mode == Mode.TXN_TOKEN ? userIssuer(claims) : string(claims.get("dpa")),
+                // a Txn-Token's user is its sub (docs/formats/txn-token.md §1)
+                string(claims.get(mode == Mode.TXN_TOKEN ? "sub" : "dpr")),
                 time(claims.get("iat")),
                 time(claims.get("exp")),
                 false,
@@ -131,7 +134,12 @@ public final class DocumentDecoder {
                 size(signature),
                 other,
                 parsed != null);
-        return new DecodedDocument(Mode.DVID, token.length(), header, List.of(layer), zkp != null, rounds, false, null);
+        return new DecodedDocument(mode, token.length(), header, List.of(layer), zkp != null, rounds, false, null);
+    }
+
+    /** A Txn-Token's {@code tctx.dpa}, or {@code null}. */
+    private static String userIssuer(Map<String, Object> claims) {
+        return claims.get("tctx") instanceof Map<?, ?> tctx ? string(tctx.get("dpa")) : null;
     }
 
     /**

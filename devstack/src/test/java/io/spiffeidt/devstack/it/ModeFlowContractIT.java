@@ -27,9 +27,14 @@ abstract class ModeFlowContractIT extends EmbeddedStackIT {
 
     /**
      * The mode's path segment ({@code dvid}, {@code id-mode}, {@code anon-mode}, {@code lsvid}, and the
-     * baselines {@code mtls-only}, {@code bearer-forward}).
+     * baselines {@code txn-token}, {@code mtls-only}, {@code bearer-forward}).
      */
     abstract String mode();
+
+    /** The claim of the minted document that names the user: {@code dpr}, or a mode's own (a Txn-Token's {@code sub}). */
+    String userClaim() {
+        return "dpr";
+    }
 
     /** The mode's own checks of the user API's mint answer for {@code user} (who holds {@code accessToken}). */
     abstract void assertMinted(JsonNode mint, String user, String accessToken);
@@ -52,7 +57,7 @@ abstract class ModeFlowContractIT extends EmbeddedStackIT {
         JsonNode mint = minted.json();
         assertThat(mint.get("mode").asString()).isEqualTo(mode());
         assertThat(mint.get("user").asString()).isEqualTo(user);
-        assertThat(mint.get("claims").get("dpr").asString()).isEqualTo(user);
+        assertThat(mint.get("claims").get(userClaim()).asString()).isEqualTo(user);
         if (mint.has("token")) {
             assertThat(mint.get("size").asInt())
                     .isEqualTo(mint.get("token").asString().length());

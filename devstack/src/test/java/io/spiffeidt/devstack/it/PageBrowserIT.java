@@ -125,7 +125,7 @@ class PageBrowserIT extends EmbeddedStackIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid"})
+    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid", "txn-token"})
     @Order(2)
     void modeWhenMintThenDepositThenLayersBalanceAndWaterfallShown(String mode) throws IOException {
         loggedIn();
@@ -282,6 +282,7 @@ class PageBrowserIT extends EmbeddedStackIT {
             case "dvid" -> "DVID";
             case "id-mode" -> "ID-Mode";
             case "anon-mode" -> "Anon-Mode";
+            case "txn-token" -> "Txn-Token";
             case "mtls-only" -> "mTLS only";
             case "bearer-forward" -> "Bearer forward";
             default -> "LSVID";

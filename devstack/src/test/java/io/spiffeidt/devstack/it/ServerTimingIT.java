@@ -32,7 +32,7 @@ class ServerTimingIT extends EmbeddedStackIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid"})
+    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid", "txn-token"})
     void answerWhenMintThenDepositThenServerTimingOfEveryTier(String mode) throws Exception {
         String token = client.userToken("user0031");
 

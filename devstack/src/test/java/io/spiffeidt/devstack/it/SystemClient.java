@@ -103,6 +103,26 @@ public final class SystemClient {
         return send(stack.mtlsUrl(workload).resolve(path), "POST", "application/json", jsonBody, headers, ssl);
     }
 
+    /**
+     * {@code POST path} with a form body ({@code application/x-www-form-urlencoded}, already
+     * encoded) at a workload's mTLS port, as the workload {@code asName}: an OAuth request.
+     */
+    public Answer asWorkloadForm(String asName, String workload, String path, String formBody) {
+        SSLContext ssl = sslContextFor(asName);
+        return send(
+                stack.mtlsUrl(workload).resolve(path),
+                "POST",
+                "application/x-www-form-urlencoded",
+                formBody,
+                Map.of(),
+                ssl);
+    }
+
+    /** {@code GET path} at a workload's mTLS port, as the workload {@code asName}. */
+    public Answer getAsWorkload(String asName, String workload, String path) {
+        return send(stack.mtlsUrl(workload).resolve(path), "GET", null, null, Map.of(), sslContextFor(asName));
+    }
+
     /** An mTLS context holding {@code name}'s current SVID and trusting the stack's root. */
     public SSLContext sslContextFor(String name) {
         if (!stack.workloadApi().workloads().contains(name)) {

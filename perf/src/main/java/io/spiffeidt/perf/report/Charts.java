@@ -37,7 +37,7 @@ final class Charts {
     /** Per mode: response time (ms) at each percentile, one series per configuration and request. */
     static List<String> latency(Report r, Path dir) {
         List<String> files = new ArrayList<>();
-        for (String mode : Report.MODES) {
+        for (String mode : r.modes()) {
             XYChart c = new XYChartBuilder()
                     .width(800)
                     .height(450)
@@ -83,11 +83,11 @@ final class Charts {
                 continue;
             }
             List<Double> y = new ArrayList<>();
-            for (String mode : Report.MODES) {
+            for (String mode : r.modes()) {
                 double v = r.p50(config, mode, "balance");
                 y.add(Double.isNaN(v) ? 0 : v);
             }
-            c.addSeries(p, Report.MODES, y);
+            c.addSeries(p, r.modes(), y);
             series++;
         }
         return series == 0 ? List.of() : List.of(save(c, dir, "strategies"));
@@ -102,7 +102,7 @@ final class Charts {
         String config = r.configurations().get(0);
         for (String t : List.of("12", "13", "14")) {
             Map<String, List<Double>> byOp = new TreeMap<>();
-            for (String mode : Report.MODES) {
+            for (String mode : r.modes()) {
                 for (String op : r.operations(config, mode, t)) {
                     byOp.computeIfAbsent(op, k -> new ArrayList<>());
                 }
@@ -111,7 +111,7 @@ final class Charts {
                 continue;
             }
             for (var e : byOp.entrySet()) {
-                for (String mode : Report.MODES) {
+                for (String mode : r.modes()) {
                     e.getValue().add(r.perRequest(config, mode, t, e.getKey()));
                 }
             }
@@ -124,7 +124,7 @@ final class Charts {
                     .yAxisTitle("ms per request")
                     .build();
             c.getStyler().setStacked(true);
-            byOp.forEach((op, y) -> c.addSeries(op, Report.MODES, y));
+            byOp.forEach((op, y) -> c.addSeries(op, r.modes(), y));
             files.add(save(c, dir, "operations-" + workload));
         }
         return files;

@@ -69,6 +69,35 @@ final class Jmh {
         return null;
     }
 
+    /**
+     * The summed score (µs) of {@code spec}: {@code Benchmark[@depth][ xN]}, comma separated (as
+     * mapping.properties {@code crypto.<mode>}); null when one of them has no result.
+     */
+    static Double sumMicros(List<Result> results, String spec, String provider) {
+        double total = 0;
+        for (String item : spec.split("\\s*,\\s*")) {
+            String s = item.trim();
+            int times = 1;
+            int x = s.lastIndexOf(" x");
+            if (x > 0) {
+                times = Integer.parseInt(s.substring(x + 2).trim());
+                s = s.substring(0, x).trim();
+            }
+            Integer depth = null;
+            int at = s.indexOf('@');
+            if (at > 0) {
+                depth = Integer.parseInt(s.substring(at + 1));
+                s = s.substring(0, at);
+            }
+            Double us = score(results, s, provider, depth);
+            if (us == null) {
+                return null;
+            }
+            total += times * us;
+        }
+        return total;
+    }
+
     static double toMicros(Result r) {
         return switch (r.unit()) {
             case "ns/op" -> r.score() / 1000;

@@ -1,5 +1,6 @@
 package io.spiffeidt.perf.report;
 
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.perf.report.PerfData.Phase;
 import io.spiffeidt.perf.report.PerfData.Request;
 import io.spiffeidt.perf.report.PerfData.Stat;
@@ -24,19 +25,42 @@ import java.util.TreeMap;
  */
 final class Report {
 
-    static final List<String> MODES = List.of("dvid", "id-mode", "anon-mode", "lsvid");
-
-    /** The baselines without a document (issue 29): measured end to end, not in the thesis' tables. */
-    static final List<String> BASELINES = List.of("mtls-only", "bearer-forward");
-
-    /** Every mode a run may measure: the documents, then the baselines. */
-    static final List<String> RUN_MODES =
-            java.util.stream.Stream.concat(MODES.stream(), BASELINES.stream()).toList();
+    /** Every mode this build knows, in {@link Mode}'s order (a mode added there is a row of every table). */
+    static final List<String> MODES =
+            Arrays.stream(Mode.values()).map(Mode::pathSegment).toList();
 
     static final String OPERATION = "spiffeidt_operation_seconds";
     static final String HTTP = "http_server_requests_seconds";
 
     static final List<String> WORKLOADS = List.of("subject-wl", "asserting-wl", "m-tier", "target-wl");
+
+    /**
+     * The modes of the runs, in {@link #MODES}' order (then any the build does not know): the rows of
+     * every table; every mode of this build when no run has data.
+     */
+    List<String> modes() {
+        List<String> out = new ArrayList<>();
+        for (PerfData d : runs.values()) {
+            Comparison.modesOf(d).stream().filter(m -> !out.contains(m)).forEach(out::add);
+        }
+        if (out.isEmpty()) {
+            return MODES;
+        }
+        List<String> ordered =
+                new ArrayList<>(MODES.stream().filter(out::contains).toList());
+        out.stream().filter(m -> !ordered.contains(m)).forEach(ordered::add);
+        return ordered;
+    }
+
+    /** {@link #modes()} and every mode the thesis has figures of (rows of Tables 12–14), in MODES' order. */
+    List<String> modesWithThesis() {
+        List<String> out = new ArrayList<>(modes());
+        thesis.stream().map(r -> r[1]).filter(m -> !out.contains(m)).forEach(out::add);
+        List<String> ordered =
+                new ArrayList<>(MODES.stream().filter(out::contains).toList());
+        out.stream().filter(m -> !ordered.contains(m)).forEach(ordered::add);
+        return ordered;
+    }
 
     /** Every run by deployment label, in the mapping's order. */
     final Map<String, PerfData> runs;
@@ -282,6 +306,7 @@ final class Report {
         endToEnd();
         resources();
         overhead();
+        Comparison.addTo(this);
         return this;
     }
 
@@ -355,7 +380,7 @@ final class Report {
                         + " 2025, tables 12–14: its Compose figures under "
                         + thesisColumn("Compose") + ", its K8s (Minikube) figures under " + thesisColumn("K8s")
                         + ".");
-        for (String mode : MODES) {
+        for (String mode : modesWithThesis()) {
             for (String config : allConfigurations()) {
                 List<Object> row = new ArrayList<>(List.of(mode, config));
                 boolean any = false;
@@ -426,7 +451,7 @@ final class Report {
                 new ArrayList<>(),
                 "Validation time = request handling at the m-tier (Table 13 total, mean) under each pooling profile;"
                         + " balance p50 = end to end. Deployment: " + primary() + ".");
-        for (String mode : MODES) {
+        for (String mode : modes()) {
             List<Object> row = new ArrayList<>(List.of(mode));
             for (String p : profiles) {
                 String c = p + "+refresh-ahead";
@@ -449,7 +474,7 @@ final class Report {
                 "none: mint (ms)",
                 "none: JWKS fetch per mint (ms)");
         String jwks = mapping.getProperty("claim.jwks", "jwks_fetch");
-        for (String mode : MODES) {
+        for (String mode : modes()) {
             for (String p : PROFILES_ALL) {
                 String ra = p + "+refresh-ahead";
                 String no = p + "+none";
@@ -496,7 +521,7 @@ final class Report {
         String worst = null;
         double worstShare = Double.NEGATIVE_INFINITY;
         double worstSetup = 0;
-        for (String mode : MODES) {
+        for (String mode : modes()) {
             double u = total(unpooled, mode, st).meanMs();
             double p = total(pooled, mode, st).meanMs();
             if (Double.isNaN(u) || Double.isNaN(p)) {
@@ -543,7 +568,7 @@ final class Report {
         if (none == null) {
             String ra = configurations().isEmpty() ? null : configurations().get(0);
             double max = 0;
-            for (String mode : MODES) {
+            for (String mode : modes()) {
                 Stat tot = ra == null ? Stat.NONE : total(ra, mode, "12");
                 if (tot.count() > 0) {
                     max = Math.max(max, 100 * perRequest(ra, mode, "12", jwks) / tot.meanMs());
@@ -558,7 +583,7 @@ final class Report {
         }
         double min = Double.MAX_VALUE;
         double max = 0;
-        for (String mode : MODES) {
+        for (String mode : modes()) {
             Stat tot = total(none, mode, "12");
             if (tot.count() > 0) {
                 double share = 100 * perRequest(none, mode, "12", jwks) / tot.meanMs();
@@ -589,7 +614,7 @@ final class Report {
             }
             String cheapest = "lsvid";
             double min = lsvid;
-            for (String mode : MODES) {
+            for (String mode : modes()) {
                 double v = total(c, mode, vt).meanMs();
                 if (!Double.isNaN(v) && v < min) {
                     min = v;
@@ -698,7 +723,7 @@ final class Report {
                     .forEach(configs::add);
             configs.sort(Report::compareConfigurations);
             for (String c : configs) {
-                for (String mode : RUN_MODES) {
+                for (String mode : modes()) {
                     for (String r : List.of("mint", "balance", "deposit")) {
                         List<Request> rs = measured(d, c, mode, r);
                         if (rs.isEmpty()) {
@@ -908,7 +933,7 @@ final class Report {
         rows.add(SHARED);
         rows.add(ALL);
         for (String config : allConfigurations()) {
-            for (String mode : MODES) {
+            for (String mode : modes()) {
                 for (String phase : List.of("mint", "use")) {
                     String key = mode + "-" + phase;
                     boolean present = runs.values().stream().anyMatch(d -> phase(d, config, mode, phase) != null);
@@ -986,7 +1011,7 @@ final class Report {
                 "balance p50, pooled (ms)",
                 "JMH crypto (ms)",
                 "Ratio");
-        for (String mode : MODES) {
+        for (String mode : modes()) {
             double e2e = p50("pooled+refresh-ahead", mode, "balance");
             double crypto = cryptoMs(mode);
             t.row(
@@ -1008,6 +1033,14 @@ final class Report {
             throw new UncheckedIOException(e);
         }
         return p;
+    }
+
+    static String resourceText(String name) {
+        try (InputStream in = Report.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static List<String[]> resourceCsv(String name) {

@@ -55,7 +55,7 @@ record PerfSettings(
 
     /** The four documents, then the baselines without a document (issue 29). */
     static final List<String> ALL_MODES =
-            List.of("dvid", "id-mode", "anon-mode", "lsvid", "mtls-only", "bearer-forward");
+            List.of("dvid", "id-mode", "anon-mode", "lsvid", "txn-token", "mtls-only", "bearer-forward");
 
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
     static final List<String> JWKS = List.of("refresh-ahead", "none");

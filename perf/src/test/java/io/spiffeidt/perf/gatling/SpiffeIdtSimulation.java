@@ -335,6 +335,30 @@ public class SpiffeIdtSimulation extends Simulation {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("the report lacks an error-free end-to-end row for " + missing);
         }
+        // the comparison table has a row for every mode this run measured
+        List<String> comparison = section(md, "### Comparison of the approaches");
+        for (String mode : settings.modes()) {
+            if (comparison.stream().noneMatch(l -> l.startsWith("| " + mode + " | "))) {
+                missing.add(mode);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("the report's comparison table lacks a row for " + missing);
+        }
         System.out.println("report: " + markdown.resolveSibling("index.html").toAbsolutePath());
+    }
+
+    /** The lines of the Markdown section that starts with {@code heading}, up to the next heading. */
+    private static List<String> section(String md, String heading) {
+        List<String> out = new ArrayList<>();
+        boolean in = false;
+        for (String line : md.lines().toList()) {
+            if (line.startsWith("#")) {
+                in = line.startsWith(heading);
+            } else if (in) {
+                out.add(line);
+            }
+        }
+        return out;
     }
 }

@@ -8,8 +8,10 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.ServerTiming;
+import io.spiffeidt.support.metrics.WireBytes;
 import io.spiffeidt.support.server.Deadline;
 import io.spiffeidt.support.server.RequestRefusedException;
+import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +45,11 @@ import org.springframework.web.client.RestClientException;
  * one (an introspection inside {@link io.spiffeidt.support.oauth.ProofCheck}). The setup of {@link
  * ConnectionStrategy#NON_POOLED_FRESH_SOURCE} is timed by {@link DownstreamClients}, as {@code
  * mtls_client_setup}.
+ *
+ * <p>Bytes: every call that reached a connection records its bytes on the wire and the size of the
+ * {@link DocumentRequest} it carried ({@code spiffeidt.http.client.bytes}, {@code
+ * spiffeidt.http.client.document.size}, by the call's path) and adds them to the request's {@code
+ * Wire-Bytes} header ({@link WireBytes}) with the downstream's own entries.
  *
  * <p>Thread safety: thread safe.
  */
@@ -211,6 +218,7 @@ public final class DownstreamClient {
         if (deadline.isPresent() && forward <= 0) {
             throw RequestRefusedException.deadlineExceeded("no time left to call " + downstream.workloadName());
         }
+        ExchangeBytes bytes = ExchangeBytes.begin();
         try {
             return transport.call(client -> withBody(
                             client.method(method)
@@ -232,6 +240,9 @@ public final class DownstreamClient {
                                         downstream.workloadName(),
                                         callStart,
                                         response.getHeaders().get(ServerTiming.HEADER));
+                                WireBytes.recordDownstream(
+                                        downstream.workloadName(),
+                                        response.getHeaders().get(WireBytes.HEADER));
                                 HttpStatusCode status = response.getStatusCode();
                                 if (status.is2xxSuccessful()) {
                                     if (noBody) {
@@ -259,12 +270,25 @@ public final class DownstreamClient {
                     ErrorCode.UPSTREAM_UNAVAILABLE,
                     downstream.workloadName() + " unavailable (" + rootName(e) + ")",
                     e);
+        } finally {
+            bytes.end();
+            if (bytes.counted()) {
+                // a body without a token (a mode whose credential travels in a header) carried no document
+                long document = jsonBody instanceof DocumentRequest d && d.token() != null ? d.characters() : -1;
+                metrics.recordWireBytes(
+                        mode, downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
+                WireBytes.recordCall(downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
+            }
         }
     }
 
     private static RestClient.RequestBodySpec withBody(RestClient.RequestBodySpec spec, Object jsonBody) {
-        return jsonBody == null
-                ? spec
+        if (jsonBody == null) {
+            return spec;
+        }
+        // an OAuth request (the Txn-Token exchange, RFC 8693) is a form, every other body JSON
+        return jsonBody instanceof org.springframework.util.MultiValueMap<?, ?> form
+                ? spec.contentType(MediaType.APPLICATION_FORM_URLENCODED).body(form)
                 : spec.contentType(MediaType.APPLICATION_JSON).body(jsonBody);
     }
 

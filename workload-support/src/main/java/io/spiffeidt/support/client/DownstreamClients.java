@@ -67,7 +67,7 @@ import org.springframework.web.client.RestClient;
  *
  * HTTP client metrics: Spring's {@code http.client.requests} with the extra tag {@code pooling}, and
  * the counter {@code spiffeidt.client.handshakes} of completed TLS handshakes per downstream and
- * strategy.
+ * strategy; every exchange's bytes are counted on its connection ({@link ExchangeBytes}).
  *
  * <p>Thread safety: thread safe; clients are created lazily and cached.
  */
@@ -414,6 +414,8 @@ public class DownstreamClients implements Closeable {
                 .disableAuthCaching()
                 .disableAutomaticRetries()
                 .disableRedirectHandling()
+                // counts each exchange's bytes on the connection (spiffeidt.http.client.bytes)
+                .setRequestExecutor(ExchangeBytes.executor())
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setConnectionRequestTimeout(response)
                         .setResponseTimeout(response)

@@ -98,7 +98,9 @@ public final class PoolingTable {
             case SUBJECT_WL -> true;
             case M_TIER ->
                 switch (mode) {
-                    case DVID -> downstream == Role.ASSERTING_WL || downstream == Role.TARGET_WL;
+                    // txn-token is not in the thesis: pooled as its nearest kin, DVID (a JWT the m-tier takes to
+                    // asserting)
+                    case DVID, TXN_TOKEN -> downstream == Role.ASSERTING_WL || downstream == Role.TARGET_WL;
                     case ID_MODE, LSVID -> downstream == Role.TARGET_WL;
                     case ANON_MODE -> false;
                     // the baselines are not in the thesis: pooled as the document modes' target call
@@ -107,7 +109,7 @@ public final class PoolingTable {
             case TARGET_WL ->
                 switch (mode) {
                     case ID_MODE, ANON_MODE -> downstream == Role.ASSERTING_WL;
-                    case DVID, LSVID, MTLS_ONLY, BEARER_FORWARD -> false;
+                    case DVID, LSVID, TXN_TOKEN, MTLS_ONLY, BEARER_FORWARD -> false;
                 };
             case ASSERTING_WL -> false;
         };

@@ -33,6 +33,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param dvidKeys DVID: the asserting workload's key set held by the target (only {@code enabled}
  *     and {@code ttl}, default 5 minutes, are read); off: the target has every DVID validated
  *     remotely by the asserting workload
+ * @param txnTokenKeys Txn-Token: the Txn-Token Service's key set held by every workload that verifies
+ *     Txn-Tokens (only {@code enabled} and {@code ttl}, default 5 minutes, are read); off: the key set
+ *     is fetched for every verification
  * @param subjectSession the subject workload: what it established about a kept document when it
  *     received it (only {@code enabled} is read); off: every use starts from the document's text
  */
@@ -52,6 +55,7 @@ public record MemoProperties(
         Named oauthProof,
         Named oauthToken,
         Named dvidKeys,
+        Named txnTokenKeys,
         Named subjectSession) {
 
     /** The memo names, as in the keys {@code spiffeidt.memo.<name>.*} and the metric tag {@code name}. */
@@ -69,6 +73,7 @@ public record MemoProperties(
             "oauth-proof",
             "oauth-token",
             "dvid-keys",
+            "txn-token-keys",
             "subject-session");
 
     /**
@@ -90,7 +95,7 @@ public record MemoProperties(
             case "oauth-proof" -> MemoSettings.DEFAULTS.withSize(20_000).withTtl(Duration.ofMinutes(5));
             case "oauth-token" -> MemoSettings.DEFAULTS.withSize(4096).withTtl(Duration.ofMinutes(1));
             case "lsvid-extension", "idmode-extension", "anonmode-extension" -> MemoSettings.DEFAULTS.withSize(256);
-            case "dvid-keys" -> MemoSettings.DEFAULTS.withTtl(Duration.ofMinutes(5));
+            case "dvid-keys", "txn-token-keys" -> MemoSettings.DEFAULTS.withTtl(Duration.ofMinutes(5));
             default -> MemoSettings.DEFAULTS;
         };
     }
@@ -139,6 +144,7 @@ public record MemoProperties(
             case "oauth-proof" -> oauthProof;
             case "oauth-token" -> oauthToken;
             case "dvid-keys" -> dvidKeys;
+            case "txn-token-keys" -> txnTokenKeys;
             case "subject-session" -> subjectSession;
             default -> throw new IllegalArgumentException("no memo named " + name);
         };

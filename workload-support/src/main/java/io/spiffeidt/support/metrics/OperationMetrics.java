@@ -17,7 +17,10 @@ import java.util.function.Supplier;
 /**
  * Per-operation metrics (docs/design.md "Metrics"): the timer {@code spiffeidt.operation} (tags {@code
  * mode}, {@code operation}, {@code outcome}), the distribution summary {@code
- * spiffeidt.document.size} (tags {@code mode}, {@code depth}) and the counter {@code
+ * spiffeidt.document.size} (tags {@code mode}, {@code depth}), the distribution summaries {@code
+ * spiffeidt.http.client.bytes} (tags {@code mode}, {@code downstream}, {@code endpoint}, {@code
+ * direction}) and {@code spiffeidt.http.client.document.size} (tags {@code mode}, {@code
+ * downstream}, {@code endpoint}) of every downstream call, and the counter {@code
  * spiffeidt.client.handshakes} (tags {@code downstream}, {@code pooling}). Histograms are enabled by a meter
  * filter of the auto-configuration.
  *
@@ -50,6 +53,12 @@ public class OperationMetrics {
     /** The counter of completed client TLS handshakes. */
     public static final String CLIENT_HANDSHAKES = "spiffeidt.client.handshakes";
 
+    /** Bytes of one downstream call on the wire, per {@code direction} ({@code sent}, {@code received}). */
+    public static final String CLIENT_BYTES = "spiffeidt.http.client.bytes";
+
+    /** Characters of the document one downstream call carried in its request body. */
+    public static final String CLIENT_DOCUMENT_SIZE = "spiffeidt.http.client.document.size";
+
     /** Counter of OAuth proof checks by the memo's answer ({@code result}: {@code hit}, {@code miss}). */
     public static final String PROOF_MEMO = "spiffeidt.proof.memo";
 
@@ -76,6 +85,10 @@ public class OperationMetrics {
 
     private final MeterRegistry registry;
     private final Tracer tracer;
+
+    private record WireKey(String name, Mode mode, String downstream, String endpoint, String direction) {}
+
+    private final ConcurrentMap<WireKey, DistributionSummary> wire = new ConcurrentHashMap<>();
 
     private record TimerKey(Mode mode, Operation operation, String outcome) {}
 
@@ -187,6 +200,47 @@ public class OperationMetrics {
                         .tag("depth", Integer.toString(depth))
                         .register(registry))
                 .record(bytes);
+    }
+
+    /**
+     * Records the bytes of one call of {@code mode} to {@code downstream} (a workload name) at
+     * {@code endpoint} (the call's path, a constant of the code): {@code sent} request bytes and
+     * {@code received} answer bytes as the connection wrote and read them (docs/operations.md "Bytes
+     * on the wire"), and {@code document} the characters of the document the request carried (none
+     * when negative).
+     */
+    public void recordWireBytes(
+            Mode mode, String downstream, String endpoint, long sent, long received, long document) {
+        wireSummary(CLIENT_BYTES, "Bytes of a downstream call on the wire", mode, downstream, endpoint, "sent")
+                .record(sent);
+        wireSummary(CLIENT_BYTES, "Bytes of a downstream call on the wire", mode, downstream, endpoint, "received")
+                .record(received);
+        if (document >= 0) {
+            wireSummary(
+                            CLIENT_DOCUMENT_SIZE,
+                            "Size of the document a downstream call carried",
+                            mode,
+                            downstream,
+                            endpoint,
+                            null)
+                    .record(document);
+        }
+    }
+
+    private DistributionSummary wireSummary(
+            String name, String description, Mode mode, String downstream, String endpoint, String direction) {
+        return wire.computeIfAbsent(new WireKey(name, mode, downstream, endpoint, direction), k -> {
+            DistributionSummary.Builder b = DistributionSummary.builder(name)
+                    .description(description)
+                    .baseUnit("bytes")
+                    .tag("mode", mode.pathSegment())
+                    .tag("downstream", downstream)
+                    .tag("endpoint", endpoint);
+            if (direction != null) {
+                b.tag("direction", direction);
+            }
+            return b.register(registry);
+        });
     }
 
     /**

@@ -9,7 +9,8 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
- * Adds the request's {@code Server-Timing} header to every response body written by a controller or
+ * Adds the request's {@code Server-Timing} header (and its sibling {@code Wire-Bytes}, when the
+ * request made downstream calls) to every response body written by a controller or
  * an exception handler (answers and problem details alike), at the last moment before the body: the
  * header must precede it on the wire.
  */
@@ -32,6 +33,10 @@ public class ServerTimingAdvice implements ResponseBodyAdvice<Object> {
         ServerTiming timing = ServerTiming.current();
         if (timing != null) {
             response.getHeaders().set(ServerTiming.HEADER, timing.headerValue());
+        }
+        WireBytes bytes = WireBytes.current();
+        if (bytes != null && !bytes.entries().isEmpty()) {
+            response.getHeaders().set(WireBytes.HEADER, bytes.headerValue());
         }
         return body;
     }

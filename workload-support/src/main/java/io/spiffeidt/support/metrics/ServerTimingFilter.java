@@ -8,8 +8,8 @@ import java.io.IOException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Binds a fresh {@link ServerTiming} to the thread for the time of each request; {@link
- * ServerTimingAdvice} writes it into the response before the body.
+ * Binds a fresh {@link ServerTiming} and {@link WireBytes} to the thread for the time of each
+ * request; {@link ServerTimingAdvice} writes them into the response before the body.
  */
 public class ServerTimingFilter extends OncePerRequestFilter {
 
@@ -17,10 +17,12 @@ public class ServerTimingFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         ServerTiming.begin();
+        WireBytes.begin();
         try {
             chain.doFilter(request, response);
         } finally {
             ServerTiming.end();
+            WireBytes.end();
         }
     }
 }

@@ -16,6 +16,14 @@ public record DocumentRequest(@Size(max = 262144) String token, Long amount, @Si
         return new DocumentRequest(token, null, null);
     }
 
+    /**
+     * The document's size in characters (token and artifacts; the encodings are ASCII, so bytes),
+     * as {@code spiffeidt.document.size} counts it.
+     */
+    public long characters() {
+        return (token == null ? 0 : token.length()) + (artifacts == null ? 0 : artifacts.length());
+    }
+
     @Override
     public String toString() {
         return "DocumentRequest[token=<" + (token == null ? 0 : token.length()) + " chars>, amount=" + amount + "]";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,6 +24,7 @@ import io.spiffeidt.support.testapp.TestController;
 import io.spiffeidt.support.testapp.TestWorkloadApplication;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestIdentities;
+import io.spiffeidt.support.wire.DocumentRequest;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
@@ -306,6 +308,57 @@ class DownstreamClientsIT {
         assertThatAssertion(() -> client.post("/test/fail", Map.of("code", code.name()), Map.class))
                 .hasMessageContaining("target-wl answered " + code.name())
                 .hasCode(code);
+    }
+
+    private DistributionSummary bytes(String direction) {
+        return registry.find(OperationMetrics.CLIENT_BYTES)
+                .tags("mode", "id-mode", "downstream", "target-wl", "endpoint", "/test/echo", "direction", direction)
+                .summary();
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ConnectionStrategy.class,
+            names = {"POOLED", "NON_POOLED"})
+    void verifyWhenCallsShareOrNotAConnectionThenEachCountsItsOwnBytesOnTheWire(ConnectionStrategy strategy) {
+        DownstreamClient client = client(strategy);
+        String token = "t".repeat(100_000);
+        int body = ("{\"token\":\"" + token + "\",\"amount\":5,\"artifacts\":\"abc\"}").length();
+
+        for (int i = 0; i < 3; i++) {
+            client.post("/test/echo", new DocumentRequest(token, 5L, "abc"), Map.class);
+        }
+
+        DistributionSummary sent = bytes("sent");
+        DistributionSummary received = bytes("received");
+        assertThat(sent.count()).isEqualTo(3);
+        assertThat(received.count()).isEqualTo(3);
+        // the body and a head of a few hundred bytes, never the earlier calls of a pooled connection
+        assertThat(sent.totalAmount()).isGreaterThan(3.0 * (body + 100));
+        assertThat(sent.max()).isLessThan(body + 1_000);
+        // the echo answers the body back, with the caller's details and the Server-Timing header
+        assertThat(received.totalAmount()).isGreaterThan(3.0 * body);
+        assertThat(received.max()).isLessThan(body + 3_000);
+        DistributionSummary document = registry.find(OperationMetrics.CLIENT_DOCUMENT_SIZE)
+                .tags("endpoint", "/test/echo")
+                .summary();
+        assertThat(document.count()).isEqualTo(3);
+        assertThat(document.max()).isEqualTo(100_003);
+    }
+
+    @Test
+    void verifyWhenAnswerIsSmallThenReceivedBytesAreItsHeadAndBody() {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+
+        client.post("/test/echo", Map.of("i", 1), Map.class);
+        // a body without a token: what travels went in a header, no document
+        client.post("/test/echo", new DocumentRequest(null, 5L, null), Map.class);
+
+        // status line and headers (a hundred bytes at least) and the JSON answer (two hundred)
+        assertThat(bytes("received").max()).isBetween(300.0, 3_000.0);
+        assertThat(bytes("sent").max()).isBetween(100.0 + "{\"i\":1}".length(), 1_000.0);
+        assertThat(registry.find(OperationMetrics.CLIENT_DOCUMENT_SIZE).summary())
+                .isNull();
     }
 
     @Test

@@ -71,7 +71,10 @@ class PoolingTableTests {
                         "m-tier:mtls-only.target-wl",
                         "m-tier:bearer-forward.target-wl",
                         "target-wl:id-mode.asserting-wl",
-                        "target-wl:anon-mode.asserting-wl");
+                        "target-wl:anon-mode.asserting-wl",
+                        // not in the thesis: the Txn-Token baseline is pooled as DVID is
+                        "m-tier:txn-token.asserting-wl",
+                        "m-tier:txn-token.target-wl");
     }
 
     @Test

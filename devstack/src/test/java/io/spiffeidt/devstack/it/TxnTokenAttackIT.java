@@ -1,0 +1,287 @@
+package io.spiffeidt.devstack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.Payload;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.util.JSONObjectUtils;
+import io.spiffeidt.asserting.txntoken.TxnTokenServiceKey;
+import io.spiffeidt.core.txntoken.TxnTokenKeys;
+import io.spiffeidt.devstack.DevStackSettings;
+import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.interfaces.ECPrivateKey;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every rejection of docs/formats/txn-token.md through the running stack, each with its code: at the
+ * middle tier and the target (tokens signed with the service's own key where a claim rule is under
+ * test, as a stolen key or a faulty service would sign them; with a foreign key for the key rules),
+ * and at the Txn-Token Service's exchange endpoint (who may ask for what).
+ */
+class TxnTokenAttackIT extends EmbeddedStackIT {
+
+    private static final String GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+    private static final String TXN_TYPE = "urn:ietf:params:oauth:token-type:txn_token";
+    private static final String ACCESS_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+
+    private static PrivateKey serviceKey;
+    private static String serviceKid;
+
+    @BeforeAll
+    static void start() throws Exception {
+        startStack(DevStackSettings.ephemeral());
+        TxnTokenServiceKey key = stack.context("asserting-wl").getBean(TxnTokenServiceKey.class);
+        serviceKey = key.privateKey();
+        serviceKid = TxnTokenKeys.thumbprint(key.publicKey());
+    }
+
+    private static String trustDomain() {
+        return client.idOf("asserting-wl").trustDomain();
+    }
+
+    private static Map<String, Object> header() {
+        Map<String, Object> h = new TreeMap<>();
+        h.put("alg", "ES256");
+        h.put("kid", serviceKid);
+        h.put("typ", "txntoken+jwt");
+        return h;
+    }
+
+    private static Map<String, Object> claims(String user) {
+        long now = Instant.now().getEpochSecond();
+        Map<String, Object> c = new TreeMap<>();
+        c.put("aud", trustDomain());
+        c.put("exp", now + 60);
+        c.put("iat", now);
+        c.put("iss", client.idOf("asserting-wl").toString());
+        c.put("req_wl", client.idOf("subject-wl").toString());
+        c.put("scope", "account");
+        c.put("sub", user);
+        c.put("tctx", Map.of("dpa", "http://127.0.0.1:9000"));
+        c.put("txn", "attack-" + user);
+        return c;
+    }
+
+    /** Signs {@code claims} under {@code header} with {@code key}, in nimbus (no class of ours). */
+    private static String sign(Map<String, Object> header, Map<String, Object> claims, PrivateKey key) {
+        try {
+            JWSObject jws = new JWSObject(
+                    JWSHeader.parse(JSONObjectUtils.toJSONString(header)),
+                    new Payload(JSONObjectUtils.toJSONString(claims)));
+            jws.sign(new ECDSASigner((ECPrivateKey) key));
+            return jws.serialize();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static KeyPair foreignKey() throws Exception {
+        KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
+        gen.initialize(new ECGenParameterSpec("secp256r1"));
+        return gen.generateKeyPair();
+    }
+
+    /** The token is refused with {@code code} at the middle tier and at the target, and both keep serving. */
+    private static void assertRefused(String token, String code) {
+        String body = "{\"token\":" + SystemClient.quote(token) + "}";
+        Answer atMTier = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body);
+        assertThat(atMTier.status()).as(atMTier.body()).isBetween(400, 499);
+        assertThat(atMTier.json().get("code").asString()).as(atMTier.body()).isEqualTo(code);
+        assertThat(atMTier.body()).doesNotContain(token);
+        Answer atTarget = client.asWorkload("m-tier", "target-wl", "/txn-token/balance", body);
+        assertThat(atTarget.status()).as(atTarget.body()).isBetween(400, 499);
+        assertThat(atTarget.json().get("code").asString()).as(atTarget.body()).isEqualTo(code);
+    }
+
+    @Test
+    void attackWhenHandMadeWithTheServiceKeyAndEveryRuleMetThenAccepted() {
+        // the control: the same signing path, nothing broken, is served
+        String body = "{\"token\":" + SystemClient.quote(sign(header(), claims("user0071"), serviceKey)) + "}";
+        Answer ok = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body);
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+        assertThat(ok.json().get("user").asString()).isEqualTo("user0071");
+    }
+
+    @Test
+    void attackWhenPayloadTamperedThenBadSignature() {
+        String token = client.user("txn-token", "mint", client.userToken("user0072"), null)
+                .json()
+                .get("token")
+                .asString();
+        assertRefused(withPayloadCharChanged(token, 14), "BAD_SIGNATURE");
+    }
+
+    @Test
+    void attackWhenForeignKeyUnderTheServiceKidThenBadSignature() throws Exception {
+        assertRefused(sign(header(), claims("user0073"), foreignKey().getPrivate()), "BAD_SIGNATURE");
+    }
+
+    @Test
+    void attackWhenUnknownKeyThenUntrustedKey() throws Exception {
+        KeyPair foreign = foreignKey();
+        Map<String, Object> h = header();
+        h.put("kid", TxnTokenKeys.thumbprint(foreign.getPublic()));
+        assertRefused(sign(h, claims("user0073"), foreign.getPrivate()), "UNTRUSTED_KEY");
+    }
+
+    @Test
+    void attackWhenAnotherTypeThenUnsupported() {
+        Map<String, Object> h = header();
+        h.put("typ", "JWT");
+        assertRefused(sign(h, claims("user0074"), serviceKey), "UNSUPPORTED");
+        // a DVID of the same user is no Txn-Token either
+        String dvid = client.user("dvid", "mint", client.userToken("user0074"), null)
+                .json()
+                .get("token")
+                .asString();
+        assertRefused(dvid, "UNSUPPORTED");
+    }
+
+    @Test
+    void attackWhenAudienceIsAnotherTrustDomainThenWrongAudience() {
+        Map<String, Object> c = claims("user0075");
+        c.put("aud", "other.example");
+        assertRefused(sign(header(), c, serviceKey), "WRONG_AUDIENCE");
+    }
+
+    @Test
+    void attackWhenExpiredThenExpired() {
+        Map<String, Object> c = claims("user0076");
+        c.put("iat", Instant.now().getEpochSecond() - 600);
+        c.put("exp", Instant.now().getEpochSecond() - 300);
+        assertRefused(sign(header(), c, serviceKey), "EXPIRED");
+    }
+
+    @Test
+    void attackWhenIssuedInTheFutureThenNotYetValid() {
+        Map<String, Object> c = claims("user0076");
+        c.put("iat", Instant.now().getEpochSecond() + 600);
+        c.put("exp", Instant.now().getEpochSecond() + 900);
+        assertRefused(sign(header(), c, serviceKey), "NOT_YET_VALID");
+    }
+
+    @Test
+    void attackWhenTransactionIdOrSubjectMissingThenMalformed() {
+        for (String claim : List.of("txn", "sub")) {
+            Map<String, Object> c = claims("user0077");
+            c.remove(claim);
+            assertRefused(sign(header(), c, serviceKey), "MALFORMED");
+        }
+    }
+
+    @Test
+    void attackWhenIssuerIsNotTheServiceThenUntrustedKey() {
+        Map<String, Object> c = claims("user0077");
+        c.put("iss", client.idOf("m-tier").toString());
+        assertRefused(sign(header(), c, serviceKey), "UNTRUSTED_KEY");
+    }
+
+    @Test
+    void attackWhenOversizedThenLimitExceeded() {
+        Map<String, Object> c = claims("user0078");
+        c.put("tctx", Map.of("dpa", "http://127.0.0.1:9000", "padding", "x".repeat(20_000)));
+        assertRefused(sign(header(), c, serviceKey), "LIMIT_EXCEEDED");
+    }
+
+    // ---- the Txn-Token Service ---------------------------------------------------------------
+
+    private static String form(String subjectToken, String subjectTokenType, String audience, String scope) {
+        return "grant_type=" + enc(GRANT) + "&requested_token_type=" + enc(TXN_TYPE) + "&audience=" + enc(audience)
+                + "&scope=" + enc(scope) + "&subject_token=" + enc(subjectToken) + "&subject_token_type="
+                + enc(subjectTokenType);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static Answer exchange(String as, String form) {
+        return client.asWorkloadForm(as, "asserting-wl", "/txn-token/token", form);
+    }
+
+    @Test
+    void serviceWhenSubjectWorkloadExchangesTheAccessTokenThenTxnToken() {
+        Answer ok = exchange("subject-wl", form(client.userToken("user0079"), ACCESS_TYPE, trustDomain(), "account"));
+        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
+        assertThat(ok.json().get("issued_token_type").asString()).isEqualTo(TXN_TYPE);
+    }
+
+    @Test
+    void serviceWhenAnotherWorkloadAsksThenRefused() {
+        String access = client.userToken("user0079");
+        // an unknown workload, the middle tier with an access token, the target at all
+        assertThat(exchange("intruder", form(access, ACCESS_TYPE, trustDomain(), "account"))
+                        .status())
+                .isEqualTo(403);
+        assertThat(exchange("m-tier", form(access, ACCESS_TYPE, trustDomain(), "account"))
+                        .status())
+                .isEqualTo(403);
+        assertThat(exchange("target-wl", form(access, ACCESS_TYPE, trustDomain(), "account"))
+                        .status())
+                .isEqualTo(403);
+        // the subject workload may not ask for replacements
+        String txn = sign(header(), claims("user0079"), serviceKey);
+        assertThat(exchange("subject-wl", form(txn, TXN_TYPE, trustDomain(), "account"))
+                        .status())
+                .isEqualTo(403);
+    }
+
+    @Test
+    void serviceWhenRequestBreaksTheProfileThenCode() {
+        String access = client.userToken("user0080");
+        assertCode(exchange("subject-wl", form(access, ACCESS_TYPE, "other.example", "account")), "WRONG_AUDIENCE");
+        assertCode(
+                exchange("subject-wl", form(access, ACCESS_TYPE, trustDomain(), "account admin")),
+                "DELEGATION_INVALID");
+        assertCode(
+                exchange(
+                        "subject-wl",
+                        form(access, "urn:ietf:params:oauth:token-type:refresh_token", trustDomain(), "account")),
+                "UNSUPPORTED");
+        assertCode(
+                exchange(
+                        "subject-wl",
+                        form(access, ACCESS_TYPE, trustDomain(), "account").replace(enc(GRANT), "client_credentials")),
+                "UNSUPPORTED");
+        assertCode(
+                exchange("subject-wl", form(access, ACCESS_TYPE, trustDomain(), "account") + "&scope=account"),
+                "MALFORMED");
+        assertCode(exchange("subject-wl", form("not-a-token", ACCESS_TYPE, trustDomain(), "account")), "MALFORMED");
+    }
+
+    @Test
+    void serviceWhenReplacingAnExpiredOrForeignTokenThenRefused() throws Exception {
+        Map<String, Object> c = claims("user0080");
+        c.put("iat", Instant.now().getEpochSecond() - 600);
+        c.put("exp", Instant.now().getEpochSecond() - 300);
+        assertCode(
+                exchange("m-tier", form(sign(header(), c, serviceKey), TXN_TYPE, trustDomain(), "account")), "EXPIRED");
+        assertCode(
+                exchange(
+                        "m-tier",
+                        form(
+                                sign(header(), claims("user0080"), foreignKey().getPrivate()),
+                                TXN_TYPE,
+                                trustDomain(),
+                                "account")),
+                "BAD_SIGNATURE");
+    }
+
+    private static void assertCode(Answer answer, String code) {
+        assertThat(answer.status()).as(answer.body()).isBetween(400, 499);
+        assertThat(answer.json().get("code").asString()).as(answer.body()).isEqualTo(code);
+    }
+}

@@ -1,0 +1,23 @@
+package io.spiffeidt.support.txntoken;
+
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopParts;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/** The Txn-Token hop of this workload. */
+@AutoConfiguration(after = {SpiffeIdtAutoConfiguration.class, HopAutoConfiguration.class})
+@EnableConfigurationProperties(TxnTokenProperties.class)
+public class TxnTokenAutoConfiguration {
+
+    /** This workload's Txn-Token hop, with the memo {@code spiffeidt.memo.txn-token-keys}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public TxnTokenHop txnTokenHop(HopParts parts, TxnTokenProperties properties) {
+        return parts.connect(new TxnTokenHop(
+                parts.identity(), parts.provider(), parts.limits(), parts.timeRules(), parts.memos(), properties));
+    }
+}
