@@ -157,7 +157,7 @@ class TracingIT extends EmbeddedStackIT {
                         .isPositive();
             }
         }
-        if (mode.hasDocument() && mode != Mode.DVID) {
+        if (mode == Mode.ID_MODE || mode == Mode.ANON_MODE || mode == Mode.LSVID) {
             // the nested modes grow by one layer at each hop
             Map<String, String> extended = tags(operation(spans, "m-tier", "extend"));
             int validated = Integer.parseInt(
