@@ -69,13 +69,14 @@ for m in idp subject-wl asserting-wl m-tier target-wl; do
   [ -n "$jar" ] || fail "$m/target has no runnable jar: run ./mvnw install -DskipTests first"
   [ -f "$m/target/jib-image.tar" ] && [ "$m/target/jib-image.tar" -nt "$jar" ] || stale=1
 done
+[ -f devstack/target/zipkin/zipkin-image.tar ] || stale=1
 [ "$stale" = 0 ] || bash deploy/images/build-offline.sh | sed 's/^/  /'
 bash deploy/images/load-images.sh | sed 's/^/  /'
 log "images ready"
 
 # --- up ---
 # ports the deployment publishes must be free (a devstack or another stack would answer instead)
-for p in 8080 9000 9090 18080 18443 18444 18445; do
+for p in 8080 9000 9090 9411 18080 18443 18444 18445; do
   ! (exec 3<> "/dev/tcp/127.0.0.1/$p") 2> /dev/null || fail "port $p is in use on this machine"
 done
 up=1

@@ -2,8 +2,10 @@
 # Builds the five images as tars without a registry or a Docker engine:
 #   1. the base image tar from Debian packages + jlink (make-base-image.sh), unless BASE_TAR exists;
 #   2. jib:buildTar in idp, subject-wl, asserting-wl, m-tier, target-wl, from that tar
-#      (-Dspiffeidt.image.base=tar://...), labelled with the git revision.
-# Output: <module>/target/jib-image.tar. Expects the modules installed (./mvnw install -DskipTests).
+#      (-Dspiffeidt.image.base=tar://...), labelled with the git revision;
+#   3. the trace store's image, Zipkin's server jar from Maven Central on that tar (make-zipkin-image.sh).
+# Output: <module>/target/jib-image.tar and devstack/target/zipkin/zipkin-image.tar. Expects the
+# modules installed (./mvnw install -DskipTests).
 #
 #   deploy/images/build-offline.sh            (MVN_OFFLINE=-o to stay offline)   BASE_TAR=/path/base.tar deploy/images/build-offline.sh
 set -euo pipefail
@@ -17,6 +19,8 @@ revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || revision="$revision-dirty"
 ./mvnw -B -q ${MVN_OFFLINE:-} -pl idp,subject-wl,asserting-wl,m-tier,target-wl jib:buildTar \
   -Dspiffeidt.image.base="tar://$(realpath "$base")" -Dspiffeidt.revision="$revision"
-for m in idp subject-wl asserting-wl m-tier target-wl; do
-  printf '%-14s %s %s\n' "$m" "$(du -h "$m/target/jib-image.tar" | cut -f1)" "$(sha256sum "$m/target/jib-image.tar" | cut -c1-16)"
+MVN_OFFLINE=${MVN_OFFLINE:-} deploy/images/make-zipkin-image.sh "$base" devstack/target/zipkin/zipkin-image.tar > /dev/null
+for tar in {idp,subject-wl,asserting-wl,m-tier,target-wl}/target/jib-image.tar devstack/target/zipkin/zipkin-image.tar; do
+  m=${tar%%/*}; [ "$m" = devstack ] && m=zipkin
+  printf '%-14s %s %s\n' "$m" "$(du -h "$tar" | cut -f1)" "$(sha256sum "$tar" | cut -c1-16)"
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Loads the five image tars of deploy/images/build-offline.sh (<module>/target/jib-image.tar) into the
-# local Docker engine, as spiffeidt/<module>:<version>.
+# local Docker engine, as spiffeidt/<module>:<version>, and the trace store's
+# (devstack/target/zipkin/zipkin-image.tar, spiffeidt/zipkin:<zipkin version>).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 for m in idp subject-wl asserting-wl m-tier target-wl; do
@@ -8,3 +9,6 @@ for m in idp subject-wl asserting-wl m-tier target-wl; do
   [ -f "$tar" ] || { echo "load-images: $tar missing (run deploy/images/build-offline.sh)" >&2; exit 1; }
   docker load -q -i "$tar"
 done
+tar=devstack/target/zipkin/zipkin-image.tar
+[ -f "$tar" ] || { echo "load-images: $tar missing (run deploy/images/build-offline.sh)" >&2; exit 1; }
+docker load -q -i "$tar"

@@ -3,7 +3,8 @@
 # directory and runs its entrypoint there in a chroot (own mount namespace; /proc, /sys, /dev
 # bind-mounted), as the image's user, with the image's environment. The IdP must answer OIDC
 # discovery; a workload, given a socket of the devstack's standalone Workload API
-# (io.spiffeidt.devstack.workloadapi.DevWorkloadApiMain), must answer health on its management port.
+# (io.spiffeidt.devstack.workloadapi.DevWorkloadApiMain), must answer health on its management port;
+# the trace store (Zipkin) health on its port.
 #
 #   deploy/images/smoke-test.sh   (after deploy/images/build-offline.sh; needs root, unshare, chroot)
 set -euo pipefail
@@ -113,6 +114,23 @@ for image in idp subject-wl asserting-wl m-tier target-wl; do
   fi
   kill -- "-${pids[-1]}" 2>/dev/null || true
 done
+# the trace store (make-zipkin-image.sh): Zipkin's server must answer health
+tarfile=devstack/target/zipkin/zipkin-image.tar
+if [ -f "$tarfile" ]; then
+  dir=$work/zipkin
+  unpack "$tarfile" "$dir"
+  port=$(free_port)
+  start=$(date +%s)
+  run_image "$dir" "" QUERY_PORT="$port"
+  if r=$(wait_http "http://127.0.0.1:$port/health" '.status == "UP"' 180); then
+    echo "smoke: zipkin OK in $(( $(date +%s) - start ))s: health UP on :$port, uid $(jq -r .User "$dir.config.json")"
+  else
+    echo "smoke: zipkin FAILED"; tail -30 "$dir.log"; failed=1
+  fi
+  kill -- "-${pids[-1]}" 2>/dev/null || true
+else
+  echo "smoke: $tarfile missing (run deploy/images/build-offline.sh)"; failed=1
+fi
 # the metric names the dashboard may use (deploy/validate.sh reads the list kept in the repository)
 listed=deploy/k8s/base/grafana/exposed-metrics.txt
 if [ -s "$work/metrics.txt" ]; then

@@ -56,6 +56,7 @@
       .then(function (res) { return res.json(); })
       .then(function (session) {
         state.csrf = session.csrf || null;
+        state.traceUi = session.traceUi || null;
         show('loading', false);
         if (session.authenticated) {
           $('user-name').textContent = session.user;
@@ -111,10 +112,11 @@
       method: 'POST', headers: headers, body: JSON.stringify(body), credentials: 'same-origin', redirect: 'error'
     }).then(function (res) {
       var timing = res.headers.get('Server-Timing');
+      var trace = res.headers.get('traceresponse');
       return res.text().then(function (text) {
         var json = null;
         try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
-        return { status: res.status, ok: res.ok, json: json, timing: timing };
+        return { status: res.status, ok: res.ok, json: json, timing: timing, trace: trace };
       });
     }).then(function (answer) {
       setBusy(false, '');
@@ -124,11 +126,11 @@
       }
       if (!answer.ok) {
         showError(answer.json || { title: 'HTTP ' + answer.status, status: answer.status });
-        drawTiming(answer.timing);
+        drawTiming(answer.timing, answer.trace);
         return;
       }
       if (operation === 'mint') { drawDocument(answer.json); } else { drawAccount(answer.json); }
-      drawTiming(answer.timing);
+      drawTiming(answer.timing, answer.trace);
       $('status').textContent = MODE_NAMES[mode] + ': ' + operation + ' done.';
     }).catch(function () {
       setBusy(false, '');
@@ -282,9 +284,27 @@
     return { path: ['subject-wl'].concat(parts.slice(0, -1)), op: parts[parts.length - 1] };
   }
 
-  function drawTiming(header) {
+  // W3C traceresponse "00-<trace id>-<span id>-<flags>": the trace of the whole call, a link when
+  // spiffeidt.tracing.ui-url is set and the trace was sampled (exported)
+  function traceLink(header) {
+    var m = /^00-([0-9a-f]{32})-[0-9a-f]{16}-([0-9a-f]{2})$/.exec((header || '').trim());
+    if (!m) { return null; }
+    var id = m[1];
+    var sampled = (parseInt(m[2], 16) & 1) === 1;
+    if (state.traceUi && sampled) {
+      return el('a', { className: 'trace', href: state.traceUi.split('{traceId}').join(id), target: '_blank', rel: 'noopener', text: 'trace ' + id.slice(0, 8), title: 'trace ' + id });
+    }
+    return el('span', { className: 'trace', text: 'trace ' + id.slice(0, 8), title: 'trace ' + id });
+  }
+
+  function drawTiming(header, trace) {
     var box = $('waterfall');
     box.textContent = '';
+    var traceId = $('trace-id');
+    traceId.textContent = '';
+    var link = traceLink(trace);
+    if (link) { traceId.appendChild(document.createTextNode('Trace of this call: ')); traceId.appendChild(link); }
+    show('trace-id', !!link);
     var entries = parseTiming(header);
     if (!entries.length) { show('timing', false); return; }
     var end = 0;
@@ -309,7 +329,7 @@
     groups.sort(function (a, b) { return a.first - b.first; });
     groups.forEach(function (g) {
       var section = el('div', { className: 'hop', role: 'rowgroup', 'data-hop': g.hop });
-      section.appendChild(el('div', { className: 'hop-name', role: 'row' }, [el('span', { role: 'rowheader', text: g.key })]));
+      section.appendChild(el('div', { className: 'hop-name', role: 'row' }, [el('span', { role: 'rowheader', text: g.key }), traceLink(trace)]));
       g.rows.forEach(function (r) {
         var bar = el('span', { className: 'bar' + (r.op === 'total' ? ' total' : '') });
         bar.style.marginLeft = (100 * r.start / end).toFixed(2) + '%';

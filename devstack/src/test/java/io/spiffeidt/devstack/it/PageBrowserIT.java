@@ -170,6 +170,10 @@ class PageBrowserIT extends EmbeddedStackIT {
                     .as(hop.getAttribute("data-hop"))
                     .isNotEmpty();
         }
+        // the answer's trace (traceresponse) on every hop: an id here, a link where a trace UI is set
+        assertThat(text("trace-id")).matches("Trace of this call: trace [0-9a-f]{8}");
+        assertThat(browser.findElements(By.cssSelector("#waterfall .hop .trace")))
+                .hasSameSizeAs(browser.findElements(By.cssSelector("#waterfall .hop")));
 
         screenshot(mode);
     }

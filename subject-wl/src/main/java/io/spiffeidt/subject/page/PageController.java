@@ -5,6 +5,7 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.decode.DocumentDecoder;
 import io.spiffeidt.subject.api.DepositRequest;
 import io.spiffeidt.subject.api.SubjectApiController;
+import io.spiffeidt.support.tracing.TracingProperties;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -36,7 +37,9 @@ import org.springframework.web.bind.annotation.RestController;
  * The page's JSON endpoints: who is logged in ({@code GET /page/session}), and {@code POST
  * /page/api/{mode}/mint|balance|deposit}, which run the JSON API's operations with the access token
  * of the page's login. The mint answer adds the document decoded by assertion-core's {@link
- * DocumentDecoder}; every answer carries the {@code Server-Timing} header of the whole call tree.
+ * DocumentDecoder}; every answer carries the {@code Server-Timing} header of the whole call tree, and
+ * the {@code traceresponse} header of its trace, which the page links to {@code
+ * spiffeidt.tracing.ui-url} ({@code traceUi} of the session answer) when set.
  */
 @RestController
 @RequestMapping("/page")
@@ -50,13 +53,16 @@ public class PageController {
     private final OAuth2AuthorizedClientRepository authorizedClients;
     private final Limits limits;
     private final Clock clock;
+    private final TracingProperties tracing;
 
     public PageController(
             SubjectApiController api,
             ClientRegistrationRepository registrations,
             OAuth2AuthorizedClientRepository authorizedClients,
             Limits limits,
-            Clock clock) {
+            Clock clock,
+            TracingProperties tracing) {
+        this.tracing = tracing;
         this.api = api;
         this.registrations = registrations;
         this.authorizedClients = authorizedClients;
@@ -75,6 +81,9 @@ public class PageController {
             body.put("user", authentication.getName());
         }
         body.put("logins", logins());
+        if (tracing.uiUrl() != null) {
+            body.put("traceUi", tracing.uiUrl());
+        }
         body.put(
                 "csrf",
                 Map.of("header", csrf.getHeaderName(), "parameter", csrf.getParameterName(), "token", csrf.getToken()));

@@ -231,8 +231,7 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode> {
     }
 
     private Outgoing extendTimed(Supplier<String> forward, int depth) {
-        String extended = time(Operation.EXTEND, forward);
-        recordSize(depth, extended.length());
+        String extended = timeProduced(Operation.EXTEND, forward, e -> depth, String::length);
         return new Outgoing(extended, null, depth);
     }
 
@@ -242,7 +241,9 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode> {
      */
     public Verified<VerifiedAnonMode> accept(Received answer) {
         String token = answer.token();
-        VerifiedAnonMode verified = time(Operation.VALIDATE, () -> verifier.verifyOnce(token, identity.self()));
+        VerifiedAnonMode verified =
+                timeValidate(answer, () -> verifier.verifyOnce(token, identity.self()), v -> v.result()
+                        .depth());
         // an Anon-Mode token has no artifacts: what is forwarded unchanged is the token alone
         return new Verified<>(verified, verified.result(), Received.of(token));
     }
@@ -252,9 +253,11 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode> {
      * timed as {@code mint}, its size recorded.
      */
     public MintedAnonMode mint(Grant grant, Duration lifetime) {
-        MintedAnonMode root = time(
-                Operation.MINT, () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime));
-        recordSize(1, root.token().length());
+        MintedAnonMode root = timeProduced(
+                Operation.MINT,
+                () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime),
+                r -> 1,
+                r -> r.token().length());
         return root;
     }
 }

@@ -186,7 +186,7 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
         String token = received.token();
         if (validatesLocally()) {
             DvidVerifier verifier = localVerifier();
-            VerifiedDvid dvid = time(Operation.VALIDATE, () -> verifyHere(verifier, token));
+            VerifiedDvid dvid = timeValidate(received, () -> verifyHere(verifier, token), d -> 1);
             return new Verified<>(dvid, dvid.result(), received);
         }
         ValidateResponse validated = asserting()
@@ -243,8 +243,8 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
      * size recorded.
      */
     public Dvid mint(DvidMinter minter, DvidMintRequest request) {
-        Dvid dvid = time(Operation.MINT, () -> minter.mint(request));
-        recordSize(1, dvid.token().length());
+        Dvid dvid = timeProduced(Operation.MINT, () -> minter.mint(request), d -> 1, d -> d.token()
+                .length());
         return dvid;
     }
 
@@ -253,11 +253,11 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
      * audience} (the caller), timed as {@code validate}.
      */
     public VerifiedDvid validate(DvidVerifier verifier, String token, SpiffeId audience) {
-        return time(Operation.VALIDATE, () -> verifier.verify(token, audience));
+        return timeValidate(Received.of(token), () -> verifier.verify(token, audience), d -> 1);
     }
 
     private Verified<VerifiedDvid> accepted(ValidateResponse validated, Received received) {
-        VerifiedDvid dvid = time(Operation.VALIDATE, () -> acceptValidation(validated));
+        VerifiedDvid dvid = timeValidate(received, () -> acceptValidation(validated), d -> 1);
         return new Verified<>(dvid, dvid.result(), received);
     }
 

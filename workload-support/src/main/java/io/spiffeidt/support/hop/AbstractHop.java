@@ -9,6 +9,7 @@ import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * The part every {@link Hop} shares: its mode, this workload's identity (so a role's SPIFFE ID is
@@ -67,6 +68,34 @@ public abstract class AbstractHop<D> implements Hop<D> {
     /** Times {@code work} as {@code operation} of this mode. */
     protected <T> T time(Operation operation, Supplier<T> work) {
         return services.metrics().time(mode, operation, work);
+    }
+
+    /**
+     * Times the verification of {@code received} as {@code validate}; the operation's span carries the
+     * document's size and, once verified, its depth (docs/tracing.md).
+     */
+    protected <T> T timeValidate(Received received, Supplier<T> work, ToIntFunction<T> depth) {
+        int bytes = received.token().length()
+                + (received.artifacts() == null ? 0 : received.artifacts().length());
+        return time(Operation.VALIDATE, () -> {
+            metrics().describeDocument(0, bytes);
+            T verified = work.get();
+            metrics().describeDocument(depth.applyAsInt(verified), bytes);
+            return verified;
+        });
+    }
+
+    /**
+     * Times {@code work}, which produces a document, as {@code operation}, and records the document's
+     * size inside it, so that the operation's span carries its depth and size too.
+     */
+    protected <T> T timeProduced(
+            Operation operation, Supplier<T> work, ToIntFunction<T> depth, ToIntFunction<T> bytes) {
+        return time(operation, () -> {
+            T produced = work.get();
+            recordSize(depth.applyAsInt(produced), bytes.applyAsInt(produced));
+            return produced;
+        });
     }
 
     /** Records the encoded size of a document of {@code depth} layers this hop produced. */

@@ -143,7 +143,8 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * as {@code validate}.
      */
     public Verified<VerifiedIdMode> accept(Received answer) {
-        VerifiedIdMode verified = time(Operation.VALIDATE, () -> verifyAnswer(answer.token(), answer.artifacts()));
+        VerifiedIdMode verified =
+                timeValidate(answer, () -> verifyAnswer(answer.token(), answer.artifacts()), VerifiedIdMode::depth);
         return new Verified<>(verified, verified.result(), answer);
     }
 
@@ -175,7 +176,9 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * first reuse verify again.
      */
     public KeptAnswer verifyAnswerToKeep(String token, String artifacts) {
-        return time(Operation.VALIDATE, () -> verifyAnswerKeeping(token, artifacts));
+        return timeValidate(
+                new Received(token, artifacts), () -> verifyAnswerKeeping(token, artifacts), kept -> kept.verified()
+                        .depth());
     }
 
     private KeptAnswer verifyAnswerKeeping(String token, String artifacts) {
@@ -296,8 +299,10 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      */
     @Override
     public Verified<VerifiedIdMode> verify(Received received, Caller caller) {
-        VerifiedIdMode verified = time(
-                Operation.VALIDATE, () -> verify(received.token(), received.artifacts(), Presenter.of(caller.leaf())));
+        VerifiedIdMode verified = timeValidate(
+                received,
+                () -> verify(received.token(), received.artifacts(), Presenter.of(caller.leaf())),
+                VerifiedIdMode::depth);
         return new Verified<>(verified, verified.result(), received);
     }
 
@@ -332,9 +337,11 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * subject workload's root).
      */
     public Outgoing forward(VerifiedIdMode verified, Role next) {
-        Forwarded extended = time(Operation.EXTEND, () -> forward(verified, idOf(next)));
         int depth = verified.depth() + 1;
-        recordSize(depth, extended.presentation().size().totalBytes());
+        Forwarded extended =
+                timeProduced(Operation.EXTEND, () -> forward(verified, idOf(next)), f -> depth, f -> f.presentation()
+                        .size()
+                        .totalBytes());
         return new Outgoing(extended.presentation().token(), extended.artifacts(), depth);
     }
 
@@ -343,9 +350,11 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * {@code mint}, its size recorded.
      */
     public IdModePresentation mint(Grant grant, Duration lifetime) {
-        IdModePresentation root = time(
-                Operation.MINT, () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime));
-        recordSize(1, root.size().totalBytes());
+        IdModePresentation root = timeProduced(
+                Operation.MINT,
+                () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime),
+                r -> 1,
+                r -> r.size().totalBytes());
         return root;
     }
 }

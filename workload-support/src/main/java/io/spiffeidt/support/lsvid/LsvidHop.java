@@ -235,8 +235,10 @@ public class LsvidHop extends AbstractHop<Lsvid> {
     @Override
     public Verified<Lsvid> verify(Received received, Caller caller) {
         Presenter presenter = Presenter.of(caller.leaf());
-        LsvidVerification verified = time(Operation.VALIDATE, () -> verifier()
-                .verify(received.token(), self(), presenter, DelegationRule.REQUIRED));
+        LsvidVerification verified = timeValidate(
+                received,
+                () -> verifier().verify(received.token(), self(), presenter, DelegationRule.REQUIRED),
+                v -> v.document().depth());
         return new Verified<>(verified.document(), verified.toResult(), received);
     }
 
@@ -254,9 +256,12 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * subject workload's answer from the asserting workload).
      */
     public Outgoing forward(Lsvid document, Role next) {
-        Extension extended = time(Operation.EXTEND, () -> forward(document, idOf(next)));
+        Extension extended = timeProduced(
+                Operation.EXTEND,
+                () -> forward(document, idOf(next)),
+                e -> e.document().depth(),
+                e -> e.encoded().length());
         int depth = extended.document().depth();
-        recordSize(depth, extended.encoded().length());
         return new Outgoing(extended.encoded(), null, depth);
     }
 
@@ -265,10 +270,15 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * next} (the asserting workload), timed as {@code extend}, its size recorded.
      */
     public Outgoing begin(Role next) {
-        Lsvid started = time(Operation.EXTEND, () -> start(idOf(next)));
-        String encoded = LsvidCodec.encode(started);
-        recordSize(started.depth(), encoded.length());
-        return new Outgoing(encoded, null, started.depth());
+        // encoded inside the operation, so that its span carries the size (as forward's extension does)
+        return timeProduced(
+                Operation.EXTEND,
+                () -> {
+                    Lsvid started = start(idOf(next));
+                    return new Outgoing(LsvidCodec.encode(started), null, started.depth());
+                },
+                Outgoing::depth,
+                o -> o.token().length());
     }
 
     /**
@@ -276,7 +286,8 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * as {@code validate}.
      */
     public Verified<Lsvid> accept(Received answer, Role from) {
-        LsvidVerification verified = time(Operation.VALIDATE, () -> verifyAnswer(answer.token(), from));
+        LsvidVerification verified = timeValidate(answer, () -> verifyAnswer(answer.token(), from), v -> v.document()
+                .depth());
         return new Verified<>(verified.document(), verified.toResult(), answer);
     }
 
@@ -288,13 +299,19 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      */
     public Outgoing mint(Received subjectDocument, Caller caller, Grant grant) {
         Presenter presenter = Presenter.of(caller.leaf());
-        LsvidVerification incoming = time(Operation.VALIDATE, () -> verifier()
-                .verify(subjectDocument.token(), self(), presenter, DelegationRule.ABSENT));
-        Lsvid delegated = time(
+        LsvidVerification incoming = timeValidate(
+                subjectDocument,
+                () -> verifier().verify(subjectDocument.token(), self(), presenter, DelegationRule.ABSENT),
+                v -> v.document().depth());
+        // encoded inside the operation, so that its span carries the size (as an extension's encoding is)
+        return timeProduced(
                 Operation.MINT,
-                () -> delegate(incoming.document(), grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter()));
-        String encoded = LsvidCodec.encode(delegated);
-        recordSize(delegated.depth(), encoded.length());
-        return new Outgoing(encoded, null, delegated.depth());
+                () -> {
+                    Lsvid delegated =
+                            delegate(incoming.document(), grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
+                    return new Outgoing(LsvidCodec.encode(delegated), null, delegated.depth());
+                },
+                Outgoing::depth,
+                o -> o.token().length());
     }
 }

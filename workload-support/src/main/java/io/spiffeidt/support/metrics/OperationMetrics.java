@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Mode;
 import java.util.Objects;
@@ -27,6 +29,12 @@ import java.util.function.Supplier;
  *
  * <p>Every operation recorded while a request is handled also goes into that request's {@link
  * ServerTiming} (the {@code Server-Timing} header of the answer).
+ *
+ * <p>Every timed operation is also a span of the request's trace (docs/tracing.md), named by its
+ * {@link Operation} tag value, with the attributes {@value #SPAN_MODE}, {@value #SPAN_OPERATION},
+ * {@value #SPAN_OUTCOME} (the verification result: {@code success} or the error code) and, for an
+ * operation on a document, {@value #SPAN_DEPTH} and {@value #SPAN_SIZE}. Attributes never carry the
+ * document, a token or a key. Without a tracer ({@link Tracer#NOOP}) spans cost nothing.
  *
  * <p>Each timer, summary and counter is looked up in the registry once per tag combination and kept
  * (the builder's lookup sorts and compares the tags on every call). The combinations are bounded: the
@@ -57,7 +65,26 @@ public class OperationMetrics {
     /** The document size summary name. */
     public static final String DOCUMENT_SIZE = "spiffeidt.document.size";
 
+    /** Span attribute: the mode's path segment. */
+    public static final String SPAN_MODE = "spiffeidt.mode";
+
+    /** Span attribute: the operation's tag value. */
+    public static final String SPAN_OPERATION = "spiffeidt.operation";
+
+    /** Span attribute: {@code success}, the error code, or {@code error}. */
+    public static final String SPAN_OUTCOME = "spiffeidt.outcome";
+
+    /** Span attribute: the number of layers of the document the operation verified or produced. */
+    public static final String SPAN_DEPTH = "spiffeidt.document.depth";
+
+    /** Span attribute: the encoded size in bytes of the document the operation verified or produced. */
+    public static final String SPAN_SIZE = "spiffeidt.document.size";
+
+    /** The span of the operation this thread runs in {@link #time}, innermost first. */
+    private static final ThreadLocal<Span> CURRENT_SPAN = new ThreadLocal<>();
+
     private final MeterRegistry registry;
+    private final Tracer tracer;
 
     private record WireKey(String name, Mode mode, String downstream, String endpoint, String direction) {}
 
@@ -73,16 +100,32 @@ public class OperationMetrics {
     private final ConcurrentMap<SizeKey, DistributionSummary> sizes = new ConcurrentHashMap<>();
     private final ConcurrentMap<CounterKey, Counter> counters = new ConcurrentHashMap<>();
 
-    /** Records into {@code registry}. */
+    /** Records into {@code registry}, without spans. */
     public OperationMetrics(MeterRegistry registry) {
-        this.registry = Objects.requireNonNull(registry, "registry");
+        this(registry, Tracer.NOOP);
     }
 
-    /** Times {@code work} and returns its result; exceptions are recorded and rethrown. */
+    /** Records into {@code registry}, and each timed operation as a span of {@code tracer}. */
+    public OperationMetrics(MeterRegistry registry, Tracer tracer) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.tracer = Objects.requireNonNull(tracer, "tracer");
+    }
+
+    /**
+     * Times {@code work} and returns its result, as a span child of the current one; exceptions are
+     * recorded and rethrown.
+     */
     public <T> T time(Mode mode, Operation operation, Supplier<T> work) {
+        Span span = tracer.nextSpan()
+                .name(operation.tagValue())
+                .tag(SPAN_MODE, mode.pathSegment())
+                .tag(SPAN_OPERATION, operation.tagValue())
+                .start();
+        Span outer = CURRENT_SPAN.get();
+        CURRENT_SPAN.set(span);
         long start = System.nanoTime();
         String outcome = "error";
-        try {
+        try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
             T result = work.get();
             outcome = "success";
             return result;
@@ -91,6 +134,36 @@ public class OperationMetrics {
             throw e;
         } finally {
             record(mode, operation, outcome, System.nanoTime() - start);
+            restore(outer);
+            span.tag(SPAN_OUTCOME, outcome);
+            if (!"success".equals(outcome)) {
+                // the code only: an exception's message or stack trace may quote the document
+                span.tag("error", outcome);
+            }
+            span.end();
+        }
+    }
+
+    private static void restore(Span outer) {
+        if (outer == null) {
+            CURRENT_SPAN.remove();
+        } else {
+            CURRENT_SPAN.set(outer);
+        }
+    }
+
+    /**
+     * Puts the document's encoded size, and its depth when known ({@code depth > 0}), on the span of
+     * the operation this thread runs in {@link #time}; no-op outside one. Not a metric: {@link
+     * #recordDocumentSize} is.
+     */
+    public void describeDocument(int depth, int bytes) {
+        Span span = CURRENT_SPAN.get();
+        if (span != null) {
+            if (depth > 0) {
+                span.tag(SPAN_DEPTH, depth);
+            }
+            span.tag(SPAN_SIZE, bytes);
         }
     }
 
@@ -114,8 +187,12 @@ public class OperationMetrics {
         ServerTiming.recordOperation(operation.tagValue(), nanos);
     }
 
-    /** Records the encoded size of a document of {@code depth} layers. */
+    /**
+     * Records the encoded size of a document of {@code depth} layers; inside {@link #time} also on the
+     * operation's span ({@link #describeDocument}).
+     */
     public void recordDocumentSize(Mode mode, int depth, int bytes) {
+        describeDocument(depth, bytes);
         sizes.computeIfAbsent(new SizeKey(mode, depth), k -> DistributionSummary.builder(DOCUMENT_SIZE)
                         .description("Encoded SPIFFE-IdT document size")
                         .baseUnit("bytes")

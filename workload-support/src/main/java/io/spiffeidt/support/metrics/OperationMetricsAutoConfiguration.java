@@ -6,10 +6,12 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.tracing.Tracer;
 import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityProperties;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -17,6 +19,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
+import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,15 +36,20 @@ import org.springframework.core.Ordered;
         after = {
             MetricsAutoConfiguration.class,
             CompositeMeterRegistryAutoConfiguration.class,
-            CryptoAutoConfiguration.class
+            CryptoAutoConfiguration.class,
+            OpenTelemetryTracingAutoConfiguration.class,
+            MicrometerTracingAutoConfiguration.class
         })
 public class OperationMetricsAutoConfiguration {
 
-    /** Operation timers and document sizes on the application's meter registry. */
+    /**
+     * Operation timers and document sizes on the application's meter registry, each operation a span
+     * of the application's tracer (none: no spans).
+     */
     @Bean
     @ConditionalOnMissingBean
-    public OperationMetrics operationMetrics(MeterRegistry registry) {
-        return new OperationMetrics(registry);
+    public OperationMetrics operationMetrics(MeterRegistry registry, ObjectProvider<Tracer> tracer) {
+        return new OperationMetrics(registry, tracer.getIfAvailable(() -> Tracer.NOOP));
     }
 
     /** Common tags {@code workload} and {@code crypto.provider}. */

@@ -117,7 +117,7 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
     @Override
     public Verified<TxnToken> verify(Received received, Caller caller) {
         TxnTokenVerifier v = remoteKeysVerifier();
-        TxnToken token = time(Operation.VALIDATE, () -> v.verify(received.token()));
+        TxnToken token = timeValidate(received, () -> v.verify(received.token()), t -> 1);
         return new Verified<>(token, token.result(settings.service().toString()), received);
     }
 
@@ -162,9 +162,8 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
 
     /** The service's step: mints with {@code minter}, timed as {@code mint}, the size recorded. */
     public TxnToken mint(TxnTokenMinter minter, TxnTokenRequest request) {
-        TxnToken token = time(Operation.MINT, () -> minter.mint(request));
-        recordSize(1, token.token().length());
-        return token;
+        return timeProduced(Operation.MINT, () -> minter.mint(request), t -> 1, t -> t.token()
+                .length());
     }
 
     /**
@@ -172,10 +171,9 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
      * key; {@code validate}), then mints the replacement for the caller ({@code mint}).
      */
     public TxnToken replace(TxnTokenMinter minter, TxnTokenVerifier own, String token, Caller caller) {
-        TxnToken verified = time(Operation.VALIDATE, () -> own.verify(token));
-        TxnToken replacement = time(Operation.MINT, () -> minter.replace(verified, caller.id()));
-        recordSize(1, replacement.token().length());
-        return replacement;
+        TxnToken verified = timeValidate(Received.of(token), () -> own.verify(token), t -> 1);
+        return timeProduced(Operation.MINT, () -> minter.replace(verified, caller.id()), t -> 1, t -> t.token()
+                .length());
     }
 
     /** The form of an RFC 8693 request for a Txn-Token (draft §11.1). */

@@ -1,0 +1,123 @@
+package io.spiffeidt.support.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.tracing.RecordingTracer;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every timed operation is a span (docs/tracing.md), on a real OpenTelemetry SDK tracer. */
+class OperationMetricsTracingTests {
+
+    private final RecordingTracer recording = new RecordingTracer();
+    private final Tracer tracer = recording.tracer();
+    private final OperationMetrics metrics = new OperationMetrics(new SimpleMeterRegistry(), tracer);
+
+    @AfterEach
+    void close() {
+        recording.close();
+    }
+
+    private static String attribute(SpanData span, String key) {
+        Object value = span.getAttributes().get(AttributeKey.stringKey(key));
+        if (value == null) {
+            Long number = span.getAttributes().get(AttributeKey.longKey(key));
+            return number == null ? null : number.toString();
+        }
+        return value.toString();
+    }
+
+    @Test
+    void timeWhenWorkSucceedsThenSpanNamedByOperationWithModeAndSuccess() {
+        metrics.time(Mode.ID_MODE, Operation.EXTEND, () -> "done");
+
+        assertThat(recording.ended()).singleElement().satisfies(span -> {
+            assertThat(span.getName()).isEqualTo("extend");
+            assertThat(attribute(span, OperationMetrics.SPAN_MODE)).isEqualTo("id-mode");
+            assertThat(attribute(span, OperationMetrics.SPAN_OPERATION)).isEqualTo("extend");
+            assertThat(attribute(span, OperationMetrics.SPAN_OUTCOME)).isEqualTo("success");
+            assertThat(attribute(span, "error")).isNull();
+        });
+    }
+
+    @Test
+    void timeWhenVerificationFailsThenOutcomeIsTheCodeAndNotTheMessage() {
+        assertThatThrownBy(() -> metrics.time(Mode.LSVID, Operation.VALIDATE, () -> {
+                    throw new AssertionException(ErrorCode.BAD_SIGNATURE, 1, "secret-looking detail eyJhbGci");
+                }))
+                .isInstanceOf(AssertionException.class);
+
+        SpanData span = recording.ended().get(0);
+        assertThat(attribute(span, OperationMetrics.SPAN_OUTCOME)).isEqualTo("BAD_SIGNATURE");
+        assertThat(attribute(span, "error")).isEqualTo("BAD_SIGNATURE");
+        assertThat(span.getEvents()).isEmpty();
+        assertThat(span.getAttributes().asMap().values())
+                .noneMatch(v -> v.toString().contains("eyJhbGci"));
+    }
+
+    @Test
+    void recordDocumentSizeWhenInsideOperationThenOnItsSpan() {
+        metrics.time(Mode.ANON_MODE, Operation.MINT, () -> {
+            metrics.recordDocumentSize(Mode.ANON_MODE, 1, 321);
+            return null;
+        });
+
+        SpanData span = recording.ended().get(0);
+        assertThat(attribute(span, OperationMetrics.SPAN_DEPTH)).isEqualTo("1");
+        assertThat(attribute(span, OperationMetrics.SPAN_SIZE)).isEqualTo("321");
+    }
+
+    @Test
+    void describeDocumentWhenOutsideOperationThenNoSpanTouched() {
+        Span request = tracer.nextSpan().name("request").start();
+        try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+            metrics.time(Mode.DVID, Operation.DB_QUERY, () -> null);
+            metrics.describeDocument(2, 100);
+        } finally {
+            request.end();
+        }
+
+        assertThat(recording.ended()).allSatisfy(span -> assertThat(attribute(span, OperationMetrics.SPAN_SIZE))
+                .isNull());
+    }
+
+    @Test
+    void timeWhenNestedThenInnerSpanIsChildOfOuterAndOfTheRequest() {
+        Span request = tracer.nextSpan().name("request").start();
+        try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+            metrics.time(
+                    Mode.DVID,
+                    Operation.OAUTH_VERIFY,
+                    () -> metrics.time(Mode.DVID, Operation.JWKS_FETCH, () -> {
+                        metrics.describeDocument(1, 7);
+                        return null;
+                    }));
+            metrics.describeDocument(1, 9);
+        } finally {
+            request.end();
+        }
+
+        List<SpanData> spans = recording.ended();
+        SpanData inner = spans.get(0);
+        SpanData outer = spans.get(1);
+        SpanData root = spans.get(2);
+        assertThat(inner.getName()).isEqualTo("jwks_fetch");
+        assertThat(inner.getParentSpanId()).isEqualTo(outer.getSpanId());
+        assertThat(outer.getParentSpanId()).isEqualTo(root.getSpanId());
+        assertThat(inner.getTraceId()).isEqualTo(root.getTraceId());
+        assertThat(attribute(inner, OperationMetrics.SPAN_SIZE)).isEqualTo("7");
+        // after the inner operation the outer one is current again; after both, none
+        assertThat(attribute(outer, OperationMetrics.SPAN_SIZE)).isNull();
+        assertThat(attribute(root, OperationMetrics.SPAN_SIZE)).isNull();
+    }
+}
