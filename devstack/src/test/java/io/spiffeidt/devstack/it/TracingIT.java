@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,6 +171,43 @@ class TracingIT extends EmbeddedStackIT {
 
         // bearer-forward sends the access token itself to every tier: it must still not show
         assertNoSecretIn(spans, List.of(accessToken));
+        screenshot(traceId, mode1);
+    }
+
+    /**
+     * Zipkin's own page of the trace, drawn by headless Chromium into {@code target/screenshots/trace-<mode>.png}
+     * (where Chromium is installed; evidence for the reader, the assertions above are the test).
+     */
+    private static void screenshot(String traceId, String mode) throws IOException, InterruptedException {
+        Path chromium = Path.of(System.getProperty("spiffeidt.chromium", "/usr/bin/chromium"));
+        if (!Files.isExecutable(chromium)) {
+            return;
+        }
+        Path dir = Files.createDirectories(Path.of("target", "screenshots"));
+        Path png = dir.resolve("trace-" + mode + ".png").toAbsolutePath();
+        Files.deleteIfExists(png);
+        Path profile = Files.createTempDirectory("spiffeidt-chromium-");
+        Process p = new ProcessBuilder(
+                        chromium.toString(),
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-dev-shm-usage",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--user-data-dir=" + profile,
+                        "--window-size=1400,900",
+                        "--virtual-time-budget=8000",
+                        "--screenshot=" + png,
+                        zipkinUrl.resolve("/zipkin/traces/" + traceId).toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        org.springframework.util.FileSystemUtils.deleteRecursively(profile);
+        assertThat(png).as("Zipkin's page of the trace, drawn by Chromium").isNotEmptyFile();
     }
 
     @ParameterizedTest
