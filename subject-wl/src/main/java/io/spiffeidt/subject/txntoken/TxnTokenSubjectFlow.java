@@ -19,8 +19,8 @@ import org.springframework.stereotype.Component;
  * The Txn-Token mode at the subject workload, the external endpoint of the draft's basic flow
  * (docs/formats/txn-token.md "Flows"): it exchanges the user's access token for a Txn-Token at the
  * Txn-Token Service (the asserting workload, over mTLS that authenticates both) and sends the token
- * to the middle tier in the {@value TxnTokenHop#HEADER} request header (draft §12.1); it reads the token (not verifies it) only to show it and to know when to ask
- * again.
+ * to the middle tier in the {@value TxnTokenHop#HEADER} request header (draft §12.1); it reads the
+ * token (not verifies it) only to show it and to know when to ask again.
  */
 @Component
 public class TxnTokenSubjectFlow extends HopFlow {
@@ -51,7 +51,7 @@ public class TxnTokenSubjectFlow extends HopFlow {
     @Override
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
-        // the token goes on as issued, in the Txn-Token header (draft §12.1): verified at every tier after this one
+        // the token goes on as issued, in the Txn-Token header: verified at every tier after this one
         return callMiddleTier(operation, TxnTokenHop.inHeader(document.token()), amount, idempotencyKey);
     }
 }
