@@ -16,6 +16,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
@@ -101,6 +102,16 @@ public final class SystemClient {
             String asName, String workload, String path, String jsonBody, Map<String, String> headers) {
         SSLContext ssl = sslContextFor(asName);
         return send(stack.mtlsUrl(workload).resolve(path), "POST", "application/json", jsonBody, headers, ssl);
+    }
+
+    /**
+     * As {@link #asWorkload(String, String, String, String)}, with request headers that may repeat:
+     * each value of a name is sent as a header line of its own.
+     */
+    public Answer asWorkloadRepeating(
+            String asName, String workload, String path, String jsonBody, Map<String, List<String>> headers) {
+        SSLContext ssl = sslContextFor(asName);
+        return sendLines(stack.mtlsUrl(workload).resolve(path), "POST", "application/json", jsonBody, headers, ssl);
     }
 
     /**
@@ -203,6 +214,18 @@ public final class SystemClient {
 
     static Answer send(
             URI uri, String method, String contentType, String body, Map<String, String> headers, SSLContext ssl) {
+        Map<String, List<String>> lines = new java.util.LinkedHashMap<>();
+        headers.forEach((name, value) -> lines.put(name, List.of(value)));
+        return sendLines(uri, method, contentType, body, lines, ssl);
+    }
+
+    private static Answer sendLines(
+            URI uri,
+            String method,
+            String contentType,
+            String body,
+            Map<String, List<String>> headers,
+            SSLContext ssl) {
         try {
             HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
             if (c instanceof HttpsURLConnection https) {
@@ -213,7 +236,7 @@ public final class SystemClient {
             c.setRequestMethod(method);
             c.setConnectTimeout(5000);
             c.setReadTimeout(30000);
-            headers.forEach(c::setRequestProperty);
+            headers.forEach((name, values) -> values.forEach(value -> c.addRequestProperty(name, value)));
             if (body != null) {
                 c.setDoOutput(true);
                 if (contentType != null) {

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every rejection of docs/formats/txn-token.md through the running stack, each with its code: at the
- * middle tier and the target (tokens signed with the service's own key where a claim rule is under
+ * Every rejection of docs/formats/txn-token.md through the running stack, each with its code: the
+ * {@code Txn-Token} header of draft §12.1 (missing, repeated, empty, or the token in the body
+ * instead: {@code MALFORMED}), and the token at the middle tier and the target (tokens signed with the service's own key where a claim rule is under
  * test, as a stolen key or a faulty service would sign them; with a foreign key for the key rules),
  * and at the Txn-Token Service's exchange endpoint (who may ask for what).
  */
@@ -36,6 +37,7 @@ class TxnTokenAttackIT extends EmbeddedStackIT {
     private static final String GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
     private static final String TXN_TYPE = "urn:ietf:params:oauth:token-type:txn_token";
     private static final String ACCESS_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+    private static final String TXN_TOKEN_HEADER = "Txn-Token";
 
     private static PrivateKey serviceKey;
     private static String serviceKid;
@@ -94,25 +96,71 @@ class TxnTokenAttackIT extends EmbeddedStackIT {
         return gen.generateKeyPair();
     }
 
-    /** The token is refused with {@code code} at the middle tier and at the target, and both keep serving. */
+    /** The two calls a Txn-Token travels on: subject-wl to m-tier, m-tier to target-wl. */
+    private static final String[][] HOPS = {{"subject-wl", "m-tier"}, {"m-tier", "target-wl"}};
+
+    /** {@code POST /txn-token/balance} at {@code call[1]} as {@code call[0]} with {@code body} and these Txn-Token lines. */
+    private static Answer present(String[] call, String body, String... txnTokenHeaders) {
+        return client.asWorkloadRepeating(
+                call[0],
+                call[1],
+                "/txn-token/balance",
+                body,
+                txnTokenHeaders.length == 0 ? Map.of() : Map.of(TXN_TOKEN_HEADER, List.of(txnTokenHeaders)));
+    }
+
+    /** The token, in the Txn-Token header, is refused with {@code code} at the middle tier and at the target. */
     private static void assertRefused(String token, String code) {
-        String body = "{\"token\":" + SystemClient.quote(token) + "}";
-        Answer atMTier = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body);
-        assertThat(atMTier.status()).as(atMTier.body()).isBetween(400, 499);
-        assertThat(atMTier.json().get("code").asString()).as(atMTier.body()).isEqualTo(code);
-        assertThat(atMTier.body()).doesNotContain(token);
-        Answer atTarget = client.asWorkload("m-tier", "target-wl", "/txn-token/balance", body);
-        assertThat(atTarget.status()).as(atTarget.body()).isBetween(400, 499);
-        assertThat(atTarget.json().get("code").asString()).as(atTarget.body()).isEqualTo(code);
+        for (String[] call : HOPS) {
+            Answer a = present(call, "{}", token);
+            assertThat(a.status()).as(call[1] + ": " + a.body()).isBetween(400, 499);
+            assertThat(a.json().get("code").asString())
+                    .as(call[1] + ": " + a.body())
+                    .isEqualTo(code);
+            assertThat(a.body()).doesNotContain(token);
+        }
     }
 
     @Test
     void attackWhenHandMadeWithTheServiceKeyAndEveryRuleMetThenAccepted() {
-        // the control: the same signing path, nothing broken, is served
-        String body = "{\"token\":" + SystemClient.quote(sign(header(), claims("user0071"), serviceKey)) + "}";
-        Answer ok = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body);
-        assertThat(ok.status()).as(ok.body()).isEqualTo(200);
-        assertThat(ok.json().get("user").asString()).isEqualTo("user0071");
+        // the control: the same signing path, nothing broken, is served at both tiers
+        String token = sign(header(), claims("user0071"), serviceKey);
+        for (String[] call : HOPS) {
+            Answer ok = present(call, "{}", token);
+            assertThat(ok.status()).as(call[1] + ": " + ok.body()).isEqualTo(200);
+            assertThat(ok.json().get("user").asString()).isEqualTo("user0071");
+        }
+    }
+
+    // ---- the Txn-Token header (draft §12.1) ---------------------------------------------------
+
+    @Test
+    void headerWhenMissingRepeatedOrEmptyThenMalformed() {
+        String token = sign(header(), claims("user0084"), serviceKey);
+        for (String[] call : HOPS) {
+            for (Answer a : List.of(present(call, "{}"), present(call, "{}", token, token), present(call, "{}", ""))) {
+                assertThat(a.status()).as(call[1] + ": " + a.body()).isEqualTo(400);
+                assertThat(a.json().get("code").asString()).as(a.body()).isEqualTo("MALFORMED");
+                assertThat(a.body()).doesNotContain(token);
+            }
+        }
+    }
+
+    /**
+     * A valid Txn-Token in the JSON body, where the other modes carry their documents, is refused
+     * (not ignored): alone, and beside the same token in the header.
+     */
+    @Test
+    void headerWhenTokenInTheBodyInsteadThenRefusedMalformed() {
+        String token = sign(header(), claims("user0085"), serviceKey);
+        String body = "{\"token\":" + SystemClient.quote(token) + "}";
+        for (String[] call : HOPS) {
+            for (Answer a : List.of(present(call, body), present(call, body, token))) {
+                assertThat(a.status()).as(call[1] + ": " + a.body()).isEqualTo(400);
+                assertThat(a.json().get("code").asString()).as(a.body()).isEqualTo("MALFORMED");
+                assertThat(a.body()).doesNotContain(token);
+            }
+        }
     }
 
     @Test
@@ -189,6 +237,7 @@ class TxnTokenAttackIT extends EmbeddedStackIT {
         assertRefused(sign(header(), c, serviceKey), "UNTRUSTED_KEY");
     }
 
+    /** Over Tomcat's request-header limit (8 KB): refused by the server before the hop, the same code. */
     @Test
     void attackWhenOversizedThenLimitExceeded() {
         Map<String, Object> c = claims("user0078");

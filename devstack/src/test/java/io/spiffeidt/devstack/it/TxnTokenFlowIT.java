@@ -16,6 +16,7 @@ import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,40 @@ class TxnTokenFlowIT extends ModeFlowContractIT {
         assertThat(replacement.getSubject()).isEqualTo(original.getSubject());
         assertThat(replacement.getStringClaim("req_wl")).isEqualTo(id("m-tier"));
         assertThat(replacement.getExpirationTime()).isBeforeOrEqualTo(original.getExpirationTime());
+    }
+
+    /**
+     * The wire of draft §12.1: the token the service issued is served when subject-wl sends it in
+     * the {@code Txn-Token} header, and refused ({@code MALFORMED}, not ignored) when it comes in the
+     * JSON body as the documents of the other modes do.
+     */
+    @Test
+    void wireWhenIssuedTokenInTheHeaderThenServedAndInTheBodyThenRefused() {
+        String token = client.user("txn-token", "mint", client.userToken("user0084"), null)
+                .json()
+                .get("token")
+                .asString();
+
+        Answer inHeader = client.asWorkload(
+                "subject-wl", "m-tier", "/txn-token/deposit", "{\"amount\":3}", Map.of("Txn-Token", token));
+        Answer inBody = client.asWorkload(
+                "subject-wl",
+                "m-tier",
+                "/txn-token/deposit",
+                "{\"token\":" + SystemClient.quote(token) + ",\"amount\":3}");
+
+        assertThat(inHeader.status()).as(inHeader.body()).isEqualTo(200);
+        assertThat(inHeader.json().get("user").asString()).isEqualTo("user0084");
+        assertThat(inHeader.json().get("balance").asLong()).isEqualTo(3);
+        assertThat(inBody.status()).as(inBody.body()).isEqualTo(400);
+        assertThat(inBody.json().get("code").asString()).isEqualTo("MALFORMED");
+        assertThat(inBody.body()).doesNotContain(token);
+        // nothing was deposited by the refused request
+        assertThat(client.user("txn-token", "balance", client.userToken("user0084"), null)
+                        .json()
+                        .get("balance")
+                        .asLong())
+                .isEqualTo(3);
     }
 
     @Test

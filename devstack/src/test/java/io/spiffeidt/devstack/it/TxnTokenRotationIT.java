@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +27,9 @@ class TxnTokenRotationIT extends EmbeddedStackIT {
         return minted.json().get("token").asString();
     }
 
-    private static String body(String token) {
-        return "{\"token\":" + SystemClient.quote(token) + "}";
+    /** {@code POST /txn-token/balance} at {@code workload} as {@code as}, the token in its header. */
+    private static Answer balance(String as, String workload, String token) {
+        return client.asWorkload(as, workload, "/txn-token/balance", "{}", Map.of("Txn-Token", token));
     }
 
     @Test
@@ -41,19 +43,19 @@ class TxnTokenRotationIT extends EmbeddedStackIT {
         stack.stop("asserting-wl");
         try {
             // the target verifies with the key set it holds; m-tier cannot have the token replaced
-            Answer atTarget = client.asWorkload("m-tier", "target-wl", "/txn-token/balance", body(before));
+            Answer atTarget = balance("m-tier", "target-wl", before);
             assertThat(atTarget.status()).as(atTarget.body()).isEqualTo(200);
-            Answer atMTier = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body(before));
+            Answer atMTier = balance("subject-wl", "m-tier", before);
             assertThat(atMTier.status()).as(atMTier.body()).isIn(502, 503);
         } finally {
             stack.restart("asserting-wl");
         }
 
         String after = mint("user0062");
-        Answer fresh = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body(after));
+        Answer fresh = balance("subject-wl", "m-tier", after);
         assertThat(fresh.status()).as(fresh.body()).isEqualTo(200);
         assertThat(fresh.json().get("user").asString()).isEqualTo("user0062");
-        Answer old = client.asWorkload("subject-wl", "m-tier", "/txn-token/balance", body(before));
+        Answer old = balance("subject-wl", "m-tier", before);
         assertThat(old.status()).as(old.body()).isEqualTo(401);
         assertThat(old.json().get("code").asString()).isEqualTo("UNTRUSTED_KEY");
     }

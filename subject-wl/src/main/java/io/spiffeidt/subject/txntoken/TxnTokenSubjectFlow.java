@@ -8,7 +8,6 @@ import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
-import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.IdempotencyKey;
@@ -20,8 +19,8 @@ import org.springframework.stereotype.Component;
  * The Txn-Token mode at the subject workload, the external endpoint of the draft's basic flow
  * (docs/formats/txn-token.md "Flows"): it exchanges the user's access token for a Txn-Token at the
  * Txn-Token Service (the asserting workload, over mTLS that authenticates both) and sends the token
- * to the middle tier; it reads the token (not verifies it) only to show it and to know when to ask
- * again.
+ * to the middle tier in the {@value TxnTokenHop#HEADER} request header (draft §12.1); it reads the
+ * token (not verifies it) only to show it and to know when to ask again.
  */
 @Component
 public class TxnTokenSubjectFlow extends HopFlow {
@@ -52,7 +51,7 @@ public class TxnTokenSubjectFlow extends HopFlow {
     @Override
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
-        // the token goes on as issued: verified at every tier after this one
-        return callMiddleTier(operation, new Outgoing(document.token(), null, 1), amount, idempotencyKey);
+        // the token goes on as issued, in the Txn-Token header: verified at every tier after this one
+        return callMiddleTier(operation, TxnTokenHop.inHeader(document.token()), amount, idempotencyKey);
     }
 }

@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * What a hop puts on the wire to the next tier: the token text, the ID-Mode artifacts in JSON form
- * ({@code null} for the other modes), the number of layers, and the request headers a mode without
- * a document sends instead of a body token (empty for the document modes).
+ * ({@code null} for the other modes), the number of layers, and the request headers a baseline
+ * (mtls-only, bearer-forward, txn-token) sends instead of a body token (empty for the document modes).
  *
  * <p>Thread safety: immutable.
  *
@@ -29,7 +29,7 @@ public record Outgoing(String token, String artifacts, int depth, Map<String, St
         this(token, artifacts, depth, Map.of());
     }
 
-    /** What a mode without a document sends: {@code token} in one header, nothing in the body. */
+    /** What a baseline sends: {@code token} in one header, nothing in the body. */
     public static Outgoing inHeader(String token, String header, String value) {
         return new Outgoing(token, null, 1, Map.of(header, value));
     }

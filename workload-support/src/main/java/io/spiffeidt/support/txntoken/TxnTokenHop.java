@@ -24,10 +24,13 @@ import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.TxnTokenResponse;
 import java.security.Provider;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpHeaders;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 
@@ -36,6 +39,10 @@ import org.springframework.util.MultiValueMap;
  * to the Txn-Token Service (the asserting workload) and the trust domain, verification against the
  * service's JWKS ({@link TxnTokenKeySet}), the token exchange of the subject workload and the
  * replacement of the middle tier (both RFC 8693 requests to the service's {@code /txn-token/token}).
+ *
+ * <p>Between the subject workload, the middle tier and the target the token travels only in the
+ * request header {@value #HEADER} (draft §12.1), never in the body ({@link #receive}); the body
+ * carries the deposit's amount alone. The header's value is never logged nor put in a message.
  *
  * <p>The {@link io.spiffeidt.support.hop.Hop} verbs: {@link #verify(Received, Caller)} (here, with
  * the service's keys, at every tier; a Txn-Token is not bound to its presenter, the mTLS allow-lists
@@ -46,6 +53,9 @@ import org.springframework.util.MultiValueMap;
  * <p>Thread safety: thread safe.
  */
 public class TxnTokenHop extends AbstractHop<TxnToken> {
+
+    /** The request header that carries the Txn-Token from one workload to the next (draft §12.1). */
+    public static final String HEADER = "Txn-Token";
 
     /** The memo of the service's key set. */
     public static final String KEYS_MEMO = "txn-token-keys";
@@ -110,6 +120,44 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
     }
 
     /**
+     * The value of the one {@value #HEADER} header (draft §12.1: "MUST use the HTTP Header
+     * "Txn-Token" ... The value of this header MUST be exactly one Txn-Token"); a token or artifacts
+     * in the body are refused, not ignored, so that no request reads as valid for a reason the
+     * sender did not mean.
+     *
+     * @throws AssertionException {@link ErrorCode#MALFORMED} without the header, with two or more,
+     *     with an empty value, or with a token or artifacts in the body; {@link
+     *     ErrorCode#LIMIT_EXCEEDED} with a value over the token length limit (Tomcat refuses a header
+     *     section over its own limit, 8 KB by default, before this with the same code)
+     */
+    @Override
+    public Received receive(DocumentRequest body, HttpHeaders headers) {
+        if (body.token() != null || body.artifacts() != null) {
+            throw new AssertionException(
+                    ErrorCode.MALFORMED, "txn-token carries its token in the " + HEADER + " header, not in the body");
+        }
+        List<String> raw = headers.get(HEADER);
+        if (raw == null || raw.isEmpty()) {
+            throw new AssertionException(ErrorCode.MALFORMED, "no " + HEADER + " header");
+        }
+        if (raw.size() != 1) {
+            throw new AssertionException(
+                    ErrorCode.MALFORMED, raw.size() + " " + HEADER + " headers, exactly one allowed");
+        }
+        String value = raw.get(0);
+        if (value == null || value.isBlank()) {
+            throw new AssertionException(ErrorCode.MALFORMED, "empty " + HEADER + " header");
+        }
+        if (value.length() > settings.maxTokenLength()) {
+            throw new AssertionException(
+                    ErrorCode.LIMIT_EXCEEDED,
+                    HEADER + " header of " + value.length() + " characters over the limit "
+                            + settings.maxTokenLength());
+        }
+        return Received.of(value);
+    }
+
+    /**
      * Verifies a Txn-Token {@code caller} sent, here, with the service's keys (draft §12.2: the
      * signature, {@code aud} = this trust domain, not expired; docs/formats/txn-token.md
      * "Verification" for the rest), timed as {@code validate}.
@@ -128,7 +176,7 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
     @Override
     public Outgoing forward(Verified<TxnToken> verified, Role next) {
         if (!replaces() || !self().equals(idOf(Role.M_TIER))) {
-            return verified.unchanged();
+            return inHeader(verified.received().token());
         }
         TxnTokenResponse answer = client(Role.ASSERTING_WL)
                 .post(
@@ -138,7 +186,12 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
                         TxnTokenResponse.class);
         String token = requireTxnToken(answer);
         recordSize(1, token.length());
-        return new Outgoing(token, null, 1);
+        return inHeader(token);
+    }
+
+    /** What carries {@code token} to the next tier: the {@value #HEADER} header, the body only the amount. */
+    public static Outgoing inHeader(String token) {
+        return Outgoing.inHeader(token, HEADER, token);
     }
 
     /**

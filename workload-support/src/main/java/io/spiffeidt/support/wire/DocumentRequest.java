@@ -3,11 +3,12 @@ package io.spiffeidt.support.wire;
 import jakarta.validation.constraints.Size;
 
 /**
- * A document in a JSON body (documents never travel in URLs or headers), with the deposit amount
- * for {@code /{mode}/deposit}. {@code artifacts} carries the ID-Mode certificate side-car. The
- * modes without a document (mtls-only, bearer-forward) send no {@code token}: what they carry
- * travels in a header, and each hop's {@link io.spiffeidt.support.hop.Hop#receive} says which it
- * requires (a document mode refuses a blank token with {@code MALFORMED}).
+ * A document in a JSON body (the four documents never travel in URLs or headers), with the deposit
+ * amount for {@code /{mode}/deposit}. {@code artifacts} carries the ID-Mode certificate side-car.
+ * The baselines send no {@code token}: what they carry travels in a header (mtls-only's user,
+ * bearer-forward's {@code Authorization}, and the Txn-Token in the {@code Txn-Token} header its
+ * draft defines), and each hop's {@link io.spiffeidt.support.hop.Hop#receive} says which it
+ * requires (a document mode refuses a blank token with {@code MALFORMED}, a baseline a body token).
  */
 public record DocumentRequest(@Size(max = 262144) String token, Long amount, @Size(max = 262144) String artifacts) {
 
