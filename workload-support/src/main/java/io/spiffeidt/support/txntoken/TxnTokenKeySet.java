@@ -1,51 +1,22 @@
 package io.spiffeidt.support.txntoken;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.KeySourceException;
-import com.nimbusds.jose.jwk.Curve;
-import com.nimbusds.jose.jwk.ECKey;
-import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.source.JWKSetBasedJWKSource;
-import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
-import com.nimbusds.jose.jwk.source.JWKSetSource;
-import com.nimbusds.jose.jwk.source.JWKSetUnavailableException;
-import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
-import com.nimbusds.jose.jwk.source.RateLimitReachedException;
-import com.nimbusds.jose.proc.SecurityContext;
-import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.txntoken.TxnTokenKeyResolver;
 import io.spiffeidt.core.txntoken.TxnTokenKeys;
+import io.spiffeidt.support.keys.FetchedKeySet;
 import java.security.Provider;
 import java.security.PublicKey;
-import java.security.interfaces.ECPublicKey;
-import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * The Txn-Token Service's keys as a workload that verifies Txn-Tokens holds them
- * (docs/formats/txn-token.md "Service key"): its JWKS ({@code GET /txn-token/keys}, over SPIFFE
- * mTLS) held by nimbus' JWK set source ({@link JWKSourceBuilder}) with the rules of the DVID key
- * set: fetched at the first use and again at the first use after its TTL ({@code
- * spiffeidt.memo.txn-token-keys.ttl}, default {@link #MAX_AGE}); a {@code kid} it does not hold
- * makes it fetch again (a rotated key), within nimbus' rate limit (two fetches per {@link
- * #UNKNOWN_KID_INTERVAL}); no outage tolerance, no refresh-ahead, every JWKS read by {@link
- * TxnTokenKeys#parse} before nimbus holds it. The same mechanism as the DVID key set, kept apart
- * because modes never import each other.
+ * (docs/formats/txn-token.md "Service key"): its JWKS ({@code GET /txn-token/keys}, over SPIFFE mTLS)
+ * held by a {@link FetchedKeySet}, the mechanism of the DVID key set (its TTL {@code
+ * spiffeidt.memo.txn-token-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
+ * TxnTokenKeys#parse}.
  *
- * <p>Fails closed: a key set that could not be fetched or read serves no key ({@link
- * ErrorCode#UPSTREAM_UNAVAILABLE}); a key that left the service's set is gone here at the latest
- * one TTL later.
- *
- * <p>Thread safety: thread safe; one fetch at a time, the others wait for its result.
+ * <p>Thread safety: thread safe.
  */
 public final class TxnTokenKeySet implements TxnTokenKeyResolver {
 
@@ -53,18 +24,9 @@ public final class TxnTokenKeySet implements TxnTokenKeyResolver {
     public static final Duration MAX_AGE = Duration.ofMinutes(5);
 
     /** The interval in which at most two fetches are made. */
-    public static final Duration UNKNOWN_KID_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration UNKNOWN_KID_INTERVAL = FetchedKeySet.UNKNOWN_KID_INTERVAL;
 
-    /** The longest a caller waits for another thread's fetch. */
-    private static final long REFRESH_TIMEOUT_MILLIS = 15_000;
-
-    /** The keys of one fetched set, built once with the provider. */
-    private record Parsed(JWKSet set, Map<String, PublicKey> keys) {}
-
-    private final JWKSetSource<SecurityContext> source;
-    private final Provider provider;
-    private final Clock clock;
-    private volatile Parsed last;
+    private final FetchedKeySet keys;
 
     /** A key set held for {@link #MAX_AGE}. */
     public TxnTokenKeySet(Supplier<String> fetch, Provider provider, Clock clock) {
@@ -72,117 +34,18 @@ public final class TxnTokenKeySet implements TxnTokenKeyResolver {
     }
 
     /**
-     * @param fetch returns the Txn-Token Service's JWKS text; throws {@link AssertionException}
-     *     (or another runtime exception) when it cannot
+     * @param fetch returns the Txn-Token Service's JWKS text; throws when it cannot
      * @param provider builds the keys
      * @param clock the time the ages are measured in
      * @param maxAge how long a fetched key set serves
      */
     public TxnTokenKeySet(Supplier<String> fetch, Provider provider, Clock clock, Duration maxAge) {
-        Objects.requireNonNull(fetch, "fetch");
-        this.provider = Objects.requireNonNull(provider, "provider");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        JWKSetSource<SecurityContext> fetching = new JWKSetSource<>() {
-            @Override
-            public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator refresh, long time, SecurityContext context)
-                    throws KeySourceException {
-                return fetch(fetch);
-            }
-
-            @Override
-            public void close() {}
-        };
-        JWKSetBasedJWKSource<SecurityContext> built =
-                (JWKSetBasedJWKSource<SecurityContext>) JWKSourceBuilder.create(fetching)
-                        .retrying(false)
-                        .outageTolerant(false)
-                        .rateLimited(UNKNOWN_KID_INTERVAL.toMillis())
-                        .refreshAheadCache(false)
-                        .cache(maxAge.toMillis(), REFRESH_TIMEOUT_MILLIS)
-                        .build();
-        // asked directly, so that the sources measure time with this clock
-        this.source = built.getJWKSetSource();
+        this.keys = new FetchedKeySet(
+                "Txn-Token", "the Txn-Token Service's keys", fetch, TxnTokenKeys::parse, provider, clock, maxAge);
     }
 
     @Override
     public PublicKey resolve(String kid) {
-        long now = clock.millis();
-        JWKSet held = get(JWKSetCacheRefreshEvaluator.noRefresh(), now, false);
-        PublicKey key = key(held, kid);
-        if (key == null) {
-            try {
-                key = key(get(JWKSetCacheRefreshEvaluator.referenceComparison(held), now, true), kid);
-            } catch (RateLimited e) {
-                key = null;
-            }
-        }
-        if (key == null) {
-            throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown Txn-Token key id");
-        }
-        return key;
-    }
-
-    /** Thrown by {@link #get} when a refresh for an unknown {@code kid} hit the rate limit. */
-    private static final class RateLimited extends RuntimeException {
-        RateLimited() {
-            super(null, null, false, false);
-        }
-    }
-
-    private JWKSet get(JWKSetCacheRefreshEvaluator refresh, long now, boolean forUnknownKid) {
-        try {
-            return source.getJWKSet(refresh, now, null);
-        } catch (RateLimitReachedException e) {
-            if (forUnknownKid) {
-                throw new RateLimited();
-            }
-            throw unavailable(e);
-        } catch (KeySourceException e) {
-            throw unavailable(e);
-        }
-    }
-
-    private static AssertionException unavailable(KeySourceException e) {
-        ErrorCode code = e.getCause() instanceof AssertionException a ? a.code() : null;
-        return new AssertionException(
-                ErrorCode.UPSTREAM_UNAVAILABLE,
-                "the Txn-Token Service's keys could not be fetched" + (code == null ? "" : " (" + code + ")"),
-                e);
-    }
-
-    private PublicKey key(JWKSet set, String kid) {
-        Parsed p = last;
-        if (p != null && p.set() == set) {
-            return p.keys().get(kid);
-        }
-        JWK jwk = set.getKeyByKeyId(kid);
-        try {
-            if (jwk instanceof ECKey ec) {
-                return ec.toECPublicKey(provider);
-            }
-            return jwk instanceof RSAKey rsa ? rsa.toRSAPublicKey() : null;
-        } catch (JOSEException e) {
-            return null;
-        }
-    }
-
-    private JWKSet fetch(Supplier<String> fetch) throws KeySourceException {
-        Map<String, PublicKey> keys;
-        try {
-            keys = TxnTokenKeys.parse(fetch.get(), provider);
-        } catch (RuntimeException e) {
-            throw new JWKSetUnavailableException("the Txn-Token Service's keys could not be fetched", e);
-        }
-        List<JWK> jwks = new ArrayList<>(keys.size());
-        keys.forEach((kid, key) -> {
-            if (key instanceof ECPublicKey ec) {
-                jwks.add(new ECKey.Builder(Curve.P_256, ec).keyID(kid).build());
-            } else if (key instanceof RSAPublicKey rsa) {
-                jwks.add(new RSAKey.Builder(rsa).keyID(kid).build());
-            }
-        });
-        JWKSet set = new JWKSet(jwks);
-        last = new Parsed(set, Map.copyOf(keys));
-        return set;
+        return keys.resolve(kid);
     }
 }
