@@ -15,6 +15,7 @@ import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.memo.MemoProperties;
 import io.spiffeidt.support.oauth.OAuthProperties;
+import io.spiffeidt.support.tracing.TracingProperties;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -106,6 +107,9 @@ class DeploymentEnvironmentIT {
     private static final Map<String, Effect> EFFECTS = Map.ofEntries(
             Map.entry("SPIFFEIDT_TRUST_DOMAIN", new Effect("spiffeidt.trust-domain", c -> identity(c)
                     .trustDomain())),
+            Map.entry("SPIFFEIDT_TRACING_UIURL", new Effect("spiffeidt.tracing.ui-url", c -> c.getBean(
+                            TracingProperties.class)
+                    .uiUrl())),
             Map.entry(
                     "SPIFFEIDT_OAUTH_ISSUERS_0_ISSUER",
                     new Effect("spiffeidt.oauth.issuers[0].issuer", c -> c.getBean(OAuthProperties.class)

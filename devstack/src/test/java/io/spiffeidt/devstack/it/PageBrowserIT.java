@@ -31,8 +31,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -67,26 +65,7 @@ class PageBrowserIT extends EmbeddedStackIT {
                         + " (apt-get install chromium chromium-driver)");
         startStack(DevStackSettings.ephemeral());
         profile = Files.createTempDirectory("spiffeidt-chromium-");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium.toFile());
-        // headless, and nothing that reaches for the network beyond this machine
-        options.addArguments(
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-dev-shm-usage",
-                "--window-size=1280,1800",
-                "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(chromedriver.toFile())
-                .usingAnyFreePort()
-                .build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.open(chromium, chromedriver, profile);
         Files.createDirectories(SCREENSHOTS);
     }
 
