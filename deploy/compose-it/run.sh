@@ -100,6 +100,23 @@ warm_up "$(token_for user0002)"
 log "walk-through (user0001), profile thesis"
 walk_through user0001
 
+# --- traces (issue 30): a deposit's trace in Zipkin, through subject-wl, m-tier and target-wl ---
+CALL_HEADERS=$work/trace-headers
+call lsvid deposit "$(token_for user0003)" '{"amount": 1}' > /dev/null || fail "lsvid deposit for the trace"
+unset CALL_HEADERS
+trace_id=$(sed -n 's/^traceresponse: 00-\([0-9a-f]\{32\}\)-.*/\1/Ip' "$work/trace-headers" | head -1)
+[ -n "$trace_id" ] || fail "the answer carries no traceresponse header"
+services=""
+for _ in $(seq 30); do # the workloads report their spans in batches
+  services=$(curl -s "http://127.0.0.1:9411/api/v2/trace/$trace_id" | jq -r '[.[].localEndpoint.serviceName] | unique | join(",")' 2> /dev/null || true)
+  case "$services" in *m-tier*target-wl*) break ;; esac
+  sleep 2
+done
+for wl in subject-wl asserting-wl m-tier target-wl; do
+  case ",$services," in *",$wl,"*) ;; *) fail "trace $trace_id in Zipkin lacks $wl (has: $services)" ;; esac
+done
+log "trace $trace_id in Zipkin spans $services"
+
 # --- resources: each container's CPU (cgroup cpuacct, ms) and memory (docker stats) ---
 # shellcheck source=../lib/cgroup.sh
 source "$root_dir/deploy/lib/cgroup.sh"
