@@ -3,6 +3,7 @@ package io.spiffeidt.perf.gatling;
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.http;
@@ -21,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The {@code soak} profile (issue 28): every mode mixed at a constant arrival rate for a long time — use
+ * The {@code soak} profile (issue 28): every mode mixed at a constant arrival rate (reached by a ramp during
+ * the warm-up) for a long time — use
  * sessions (balance, then a deposit with its own {@code Idempotency-Key}) round robin over the modes, and
  * mints at a tenth of that rate — while a sampler records, every few seconds, the stack's heap after a
  * collection, resident memory, threads, sockets and memo entries ({@link Soak}). Gatling fails the run on
@@ -52,6 +54,7 @@ final class SoakPlan {
      */
     PopulationBuilder[] populations(String label, Supplier<Soak.Sample> sample) {
         long seconds = soak.duration().toSeconds();
+        long ramp = Math.min(soak.warmUp().toSeconds(), seconds / 2);
         ChainBuilder use = CoreDsl.exec(
                         session -> session.set("mode", modes.get((int) (nextUse.getAndIncrement() % modes.size())))
                                 .set("key", UUID.randomUUID().toString()))
@@ -61,21 +64,26 @@ final class SoakPlan {
                         session -> session.set("mode", modes.get((int) (nextMint.getAndIncrement() % modes.size()))))
                 .exec(request(label, "mint", null));
         return new PopulationBuilder[] {
+            // a freshly started stack: the rate ramps up during the warm-up (whose samples are not judged),
+            // then holds; at full rate from the first second a cold stack shed a few requests (503)
             scenario("soak use")
                     .feed(feeder)
                     .exec(use)
-                    .injectOpen(constantUsersPerSec(soak.rate()).during(seconds)),
+                    .injectOpen(
+                            rampUsersPerSec(1).to(soak.rate()).during(ramp),
+                            constantUsersPerSec(soak.rate()).during(seconds - ramp)),
             scenario("soak mint")
                     .feed(feeder)
                     .exec(mint)
-                    .injectOpen(constantUsersPerSec(soak.rate() / 10).during(seconds)),
+                    .injectOpen(
+                            rampUsersPerSec(0.1).to(soak.rate() / 10).during(ramp),
+                            constantUsersPerSec(soak.rate() / 10).during(seconds - ramp)),
             scenario("soak sampler")
                     .during(seconds)
-                    .on(CoreDsl.exec(session -> {
-                                Soak.append(probe.dir(), sample.get());
-                                return session;
-                            })
-                            .pause(soak.sampleEvery()))
+                    .on(CoreDsl.pause(soak.sampleEvery()).exec(session -> {
+                        Soak.append(probe.dir(), sample.get());
+                        return session;
+                    }))
                     .injectOpen(atOnceUsers(1))
         };
     }
