@@ -107,9 +107,9 @@ unset CALL_HEADERS
 trace_id=$(sed -n 's/^traceresponse: 00-\([0-9a-f]\{32\}\)-.*/\1/Ip' "$work/trace-headers" | head -1)
 [ -n "$trace_id" ] || fail "the answer carries no traceresponse header"
 services=""
-for _ in $(seq 30); do # the workloads report their spans in batches
+for _ in $(seq 30); do # each workload reports its spans in its own batches: wait for all four
   services=$(curl -s "http://127.0.0.1:9411/api/v2/trace/$trace_id" | jq -r '[.[].localEndpoint.serviceName] | unique | join(",")' 2> /dev/null || true)
-  case "$services" in *m-tier*target-wl*) break ;; esac
+  [ "$services" = "asserting-wl,m-tier,subject-wl,target-wl" ] && break
   sleep 2
 done
 for wl in subject-wl asserting-wl m-tier target-wl; do
