@@ -109,6 +109,9 @@ server {
   ca_key_type = "ec-p256"
   ca_ttl = "1h"
   default_x509_svid_ttl = "${svid_ttl}s"
+  # the agent's own SVID outlives the test: left at the workloads' 60 s, it could expire while the server
+  # is away, and the restarted agent (which cannot attest again with a used join token) then never came up
+  agent_ttl = "1h"
 }
 plugins {
   DataStore "sql" {
@@ -183,6 +186,7 @@ start_agent() { # [JOIN_TOKEN]: only the first start attests; a restart reuses t
     "$SPIRE_BIN/spire-agent" healthcheck -socketPath "$work/agent/public/api.sock" >/dev/null 2>&1 && return 0
     sleep 1
   done
+  tail -20 "$work/spire-agent.log" >&2
   fail "SPIRE agent not healthy"
 }
 start_agent "$token"
