@@ -22,6 +22,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.hc.core5.http.NoHttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
@@ -39,7 +42,9 @@ import org.springframework.web.client.RestClientException;
  * known code, unreadable response) is {@link ErrorCode#UPSTREAM_UNAVAILABLE} with the I/O cause
  * attached (a {@link java.net.ConnectException} cause marks "connection refused"). A downstream's 503
  * {@code UPSTREAM_UNAVAILABLE} is relayed with an {@link UnreachableException} cause, so it stays 503
- * here (docs/formats/common.md §6).
+ * here (docs/formats/common.md §6). A connection closed without a byte of answer (a pooled one the
+ * downstream closed while it looked alive) costs one more try of a request that cannot change
+ * anything twice ({@link #repeatable}), never of a deposit without its {@code Idempotency-Key}.
  *
  * <p>Timing: {@link #post(Operation, String, Object, Class)} times the whole call, connection and
  * answer, as the given {@link Operation} (a {@code *_call}: the request's path as the metrics and
@@ -59,6 +64,7 @@ import org.springframework.web.client.RestClientException;
 public final class DownstreamClient {
 
     private static final int MAX_ERROR_BODY = 64 * 1024;
+    private static final Logger log = LoggerFactory.getLogger(DownstreamClient.class);
 
     /** Runs one exchange on a transport chosen by the strategy. */
     interface Transport {
@@ -223,45 +229,23 @@ public final class DownstreamClient {
         }
         ExchangeBytes bytes = ExchangeBytes.begin();
         try {
-            return transport.call(client -> withBody(
-                            client.method(method)
-                                    .uri(path)
-                                    .headers(h -> {
-                                        headers.forEach(h::set);
-                                        if (forward > 0) {
-                                            h.set(Deadline.HEADER, Long.toString(forward));
-                                        }
-                                        idempotencyKey.ifPresent(
-                                                key -> h.set(IdempotencyKey.HEADER, key.headerValue()));
-                                    })
-                                    .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON),
-                            jsonBody)
-                    .exchange(
-                            (request, response) -> {
-                                // the downstream's call tree joins this request's Server-Timing
-                                ServerTiming.recordDownstream(
-                                        downstream.workloadName(),
-                                        callStart,
-                                        response.getHeaders().get(ServerTiming.HEADER));
-                                WireBytes.recordDownstream(
-                                        downstream.workloadName(),
-                                        response.getHeaders().get(WireBytes.HEADER));
-                                HttpStatusCode status = response.getStatusCode();
-                                if (status.is2xxSuccessful()) {
-                                    if (noBody) {
-                                        return null;
-                                    }
-                                    T body = reader.read(response);
-                                    if (body == null) {
-                                        throw new AssertionException(
-                                                ErrorCode.UPSTREAM_UNAVAILABLE,
-                                                downstream.workloadName() + " answered an empty body");
-                                    }
-                                    return body;
-                                }
-                                throw failure(status, response.getBody());
-                            },
-                            true));
+            try {
+                return attempt(method, path, jsonBody, idempotencyKey, headers, noBody, reader, callStart, forward);
+            } catch (RestClientException | IllegalStateException e) {
+                if (!closedWithoutAnswer(e)
+                        || !repeatable(method, path, idempotencyKey)
+                        || deadline.map(Deadline::passed).orElse(false)) {
+                    throw e;
+                }
+                // the downstream closed the connection without a byte of answer: a pooled connection it
+                // had closed (a restart) that looked alive, or a process going down; a request that cannot
+                // change anything twice is sent once more, on a connection of its own from the pool
+                log.info(
+                        "{} closed the connection without an answer to {}: sent once more",
+                        downstream.workloadName(),
+                        path);
+                return attempt(method, path, jsonBody, idempotencyKey, headers, noBody, reader, callStart, forward);
+            }
         } catch (AssertionException | RequestRefusedException e) {
             throw e;
         } catch (RestClientException | IllegalStateException e) {
@@ -283,6 +267,76 @@ public final class DownstreamClient {
                 WireBytes.recordCall(downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
             }
         }
+    }
+
+    /**
+     * Whether a request may be sent a second time: all but a deposit without an {@code
+     * Idempotency-Key}, the one call that changes state (a mint, a validation, a balance, a key set
+     * fetch only answer; a deposit with its key is applied at most once, docs/formats/common.md
+     * "Idempotent deposits").
+     */
+    static boolean repeatable(HttpMethod method, String path, Optional<IdempotencyKey> idempotencyKey) {
+        return method != HttpMethod.POST || idempotencyKey.isPresent() || !path.endsWith("/deposit");
+    }
+
+    /** The connection ended before the first byte of an answer ({@link NoHttpResponseException}). */
+    private static boolean closedWithoutAnswer(Throwable e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof NoHttpResponseException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private <T> T attempt(
+            HttpMethod method,
+            String path,
+            Object jsonBody,
+            Optional<IdempotencyKey> idempotencyKey,
+            Map<String, String> headers,
+            boolean noBody,
+            BodyReader<T> reader,
+            long callStart,
+            long forward) {
+        return transport.call(client -> withBody(
+                        client.method(method)
+                                .uri(path)
+                                .headers(h -> {
+                                    headers.forEach(h::set);
+                                    if (forward > 0) {
+                                        h.set(Deadline.HEADER, Long.toString(forward));
+                                    }
+                                    idempotencyKey.ifPresent(key -> h.set(IdempotencyKey.HEADER, key.headerValue()));
+                                })
+                                .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON),
+                        jsonBody)
+                .exchange(
+                        (request, response) -> {
+                            // the downstream's call tree joins this request's Server-Timing
+                            ServerTiming.recordDownstream(
+                                    downstream.workloadName(),
+                                    callStart,
+                                    response.getHeaders().get(ServerTiming.HEADER));
+                            WireBytes.recordDownstream(
+                                    downstream.workloadName(),
+                                    response.getHeaders().get(WireBytes.HEADER));
+                            HttpStatusCode status = response.getStatusCode();
+                            if (status.is2xxSuccessful()) {
+                                if (noBody) {
+                                    return null;
+                                }
+                                T body = reader.read(response);
+                                if (body == null) {
+                                    throw new AssertionException(
+                                            ErrorCode.UPSTREAM_UNAVAILABLE,
+                                            downstream.workloadName() + " answered an empty body");
+                                }
+                                return body;
+                            }
+                            throw failure(status, response.getBody());
+                        },
+                        true));
     }
 
     private static RestClient.RequestBodySpec withBody(RestClient.RequestBodySpec spec, Object jsonBody) {
