@@ -35,6 +35,11 @@ public final class AdmissionFilter extends OncePerRequestFilter {
     public AdmissionFilter(AdmissionProperties settings) {
         this.settings = settings;
         this.slots = new Semaphore(settings.maxConcurrent(), true);
+        log.info(
+                "admission: {} requests served at once, {} waiting at most {} ms",
+                settings.maxConcurrent(),
+                settings.queueSize(),
+                settings.queueWait().toMillis());
     }
 
     @Override

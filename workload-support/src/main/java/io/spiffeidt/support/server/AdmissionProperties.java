@@ -25,8 +25,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 @ConfigurationProperties("spiffeidt.admission")
 public record AdmissionProperties(
         @DefaultValue("true") boolean enabled,
-        @DefaultValue("16") int maxConcurrent,
-        @DefaultValue("32") int queueSize,
+        @DefaultValue("8") int maxConcurrent,
+        @DefaultValue("16") int queueSize,
         @DefaultValue("500ms") Duration queueWait,
         @DefaultValue("10s") Duration requestTimeout,
         @DefaultValue("250ms") Duration hopMargin) {
