@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -61,18 +58,7 @@ class DownstreamClientIdempotencyKeyTests {
     private DownstreamClient client() {
         RestClient rest =
                 RestClient.create("http://127.0.0.1:" + server.getAddress().getPort());
-        return new DownstreamClient(
-                Mode.LSVID,
-                Role.TARGET_WL,
-                ConnectionStrategy.POOLED,
-                new DownstreamClient.Transport() {
-                    @Override
-                    public <T> T call(DownstreamClient.RestCall<T> call) {
-                        return call.on(rest);
-                    }
-                },
-                Duration.ofMillis(250),
-                new OperationMetrics(new SimpleMeterRegistry()));
+        return OverRestClient.client(Mode.LSVID, Role.TARGET_WL, rest);
     }
 
     @Test

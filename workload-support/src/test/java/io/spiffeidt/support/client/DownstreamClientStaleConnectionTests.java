@@ -3,13 +3,11 @@ package io.spiffeidt.support.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +16,6 @@ import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -130,18 +127,7 @@ class DownstreamClientStaleConnectionTests {
                 .baseUrl("http://127.0.0.1:" + server.getLocalPort())
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
                 .build();
-        return new DownstreamClient(
-                Mode.DVID,
-                Role.ASSERTING_WL,
-                ConnectionStrategy.POOLED,
-                new DownstreamClient.Transport() {
-                    @Override
-                    public <T> T call(DownstreamClient.RestCall<T> call) {
-                        return call.on(rest);
-                    }
-                },
-                Duration.ofMillis(250),
-                new OperationMetrics(new SimpleMeterRegistry()));
+        return OverRestClient.client(Mode.DVID, Role.ASSERTING_WL, rest);
     }
 
     @Test

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.metrics.Operation;
-import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.problem.ProblemDetailsAdvice;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +17,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -69,18 +66,7 @@ class DownstreamClientUnreachableTests {
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(
                         HttpClients.custom().disableAutomaticRetries().build()))
                 .build();
-        DownstreamClient client = new DownstreamClient(
-                Mode.LSVID,
-                Role.M_TIER,
-                ConnectionStrategy.POOLED,
-                new DownstreamClient.Transport() {
-                    @Override
-                    public <T> T call(DownstreamClient.RestCall<T> call) {
-                        return call.on(rest);
-                    }
-                },
-                Duration.ofMillis(250),
-                new OperationMetrics(new SimpleMeterRegistry()));
+        DownstreamClient client = OverRestClient.client(Mode.LSVID, Role.M_TIER, rest);
         AssertionException e = catchThrowableOfType(
                 AssertionException.class,
                 () -> client.post(Operation.MTIER_CALL, "/lsvid/deposit", "{}", String.class));
