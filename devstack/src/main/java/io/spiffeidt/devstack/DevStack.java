@@ -37,6 +37,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class DevStack implements AutoCloseable {
 
     /** The four workloads, in start order. */
+    /**
+     * How long the embedded target-wl remembers a deposit's {@code Idempotency-Key} (its accounts are an
+     * in-memory H2 database, on the heap; the workload's own default is a day).
+     */
+    static final String EMBEDDED_IDEMPOTENCY_RETENTION = "10m";
+
     public static final List<String> WORKLOADS = List.of("asserting-wl", "target-wl", "m-tier", "subject-wl");
 
     private static final Map<String, Class<?>> APPLICATIONS = Map.of(
@@ -270,6 +276,11 @@ public final class DevStack implements AutoCloseable {
             props.put("spiffeidt.oauth.issuers[0].audience", "spiffeidt");
             // the IdP's Spring Security shares this JVM's classpath; the workloads authorize by SPIFFE ID
             props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
+            if (name.equals("target-wl")) {
+                // the accounts live in an in-memory H2 here, on the heap: deposit keys are remembered
+                // ten minutes, not a day (issue 28's soak); a given setting wins
+                props.put("spiffeidt.account.idempotency-retention", EMBEDDED_IDEMPOTENCY_RETENTION);
+            }
             props.putAll(settings.properties());
         }
         props.put("server.address", "127.0.0.1");

@@ -1,15 +1,20 @@
 package io.spiffeidt.asserting.introspection;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A bounded in-memory {@link IntrospectionStore} with per-entry expiry. Thread-safe; expired entries
- * are dropped when read and when the bound is reached.
+ * A bounded in-memory {@link IntrospectionStore} with per-entry expiry. Expired entries are dropped
+ * when read, when the bound is reached, and by a sweep that a {@link #put} runs at most once per
+ * {@code purgeInterval}: an entry holds a whole OAuth proof (about 80 KB at 80 rounds), so entries
+ * nobody reads again must not wait for the bound to be dropped (issue 28's soak: the heap grew by the
+ * proofs of every document minted). Thread-safe.
  */
 public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V> {
 
@@ -20,10 +25,21 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
     private final AtomicInteger size = new AtomicInteger();
     private final Clock clock;
     private final int maxEntries;
+    private final Duration purgeInterval;
+    private final AtomicReference<Instant> nextPurge;
 
-    public InMemoryIntrospectionStore(Clock clock, int maxEntries) {
+    /**
+     * @param maxEntries the most entries held (oldest dropped first)
+     * @param purgeInterval the least time between two sweeps of expired entries
+     */
+    public InMemoryIntrospectionStore(Clock clock, int maxEntries, Duration purgeInterval) {
+        if (purgeInterval.isNegative() || purgeInterval.isZero()) {
+            throw new IllegalArgumentException("purgeInterval must be positive");
+        }
         this.clock = clock;
         this.maxEntries = maxEntries;
+        this.purgeInterval = purgeInterval;
+        this.nextPurge = new AtomicReference<>(clock.instant().plus(purgeInterval));
     }
 
     @Override
@@ -32,7 +48,14 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
             order.add(key);
             if (size.incrementAndGet() > maxEntries) {
                 evict();
+                return;
             }
+        }
+        Instant now = clock.instant();
+        Instant due = nextPurge.get();
+        if (!now.isBefore(due) && nextPurge.compareAndSet(due, now.plus(purgeInterval))) {
+            dropExpired(now);
+            order.removeIf(k -> !entries.containsKey(k));
         }
     }
 
@@ -62,13 +85,8 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
     }
 
     private void evict() {
-        Instant now = clock.instant();
         // first drop what has expired, then the oldest, until under the bound
-        entries.forEach((k, e) -> {
-            if (!now.isBefore(e.expiresAt()) && entries.remove(k, e)) {
-                size.decrementAndGet();
-            }
-        });
+        dropExpired(clock.instant());
         while (size.get() > maxEntries) {
             String oldest = order.poll();
             if (oldest == null) {
@@ -79,5 +97,13 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
             }
         }
         order.removeIf(k -> !entries.containsKey(k));
+    }
+
+    private void dropExpired(Instant now) {
+        entries.forEach((k, e) -> {
+            if (!now.isBefore(e.expiresAt()) && entries.remove(k, e)) {
+                size.decrementAndGet();
+            }
+        });
     }
 }

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
+import io.spiffeidt.targetwl.account.AccountProperties;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,6 +24,15 @@ class IdempotentDepositIT extends EmbeddedStackIT {
     @BeforeAll
     static void start() {
         startStack(DevStackSettings.ephemeral());
+    }
+
+    @Test
+    void embeddedTargetWhenStartedThenKeysRememberedTenMinutesNotADay() {
+        // the embedded accounts are an in-memory H2 on the heap (issue 28's soak)
+        AccountProperties account = stack.context("target-wl").getBean(AccountProperties.class);
+
+        assertThat(account.idempotencyRetention()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(AccountProperties.defaults().idempotencyRetention()).isEqualTo(Duration.ofHours(24));
     }
 
     @ParameterizedTest
