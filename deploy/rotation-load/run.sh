@@ -6,7 +6,8 @@
 # agent renews at half-life, so every workload gets a new SVID every 60 s), every workload `pooled` with the
 # memos on and the JVM's default JIT. Then, with perf's Gatling simulation against this deployment:
 #   1. unless ROTATION_RATE is set, the capacity of `balance` in one mode (ROTATION_CAPACITY_MODE, dvid):
-#      the capacity profile's staircase; the highest step held (every answer 200, p99 <= 100 ms);
+#      the capacity profile's staircase (ROTATION_CAPACITY_START 25/s, x1.5 per ROTATION_CAPACITY_STEP 10 s,
+#      up to ROTATION_CAPACITY_MAX 1500/s); the highest step held (every answer 200, p99 <= 100 ms);
 #   2. the rotation profile: `balance` of the four modes round robin at ROTATION_SHARE (0.5) of it, open
 #      model, latency counted from each request's due time, for ROTATION_DURATION seconds (TTL + 30) after a
 #      20 s ramp;
@@ -21,7 +22,7 @@
 #   SPIRE_BIN=/dir/with/spire-server+spire-agent deploy/rotation-load/run.sh          (root)
 #
 # Needs useradd, setpriv, curl, jq, openssl, python3, and perf's dependencies for Gatling (./mvnw -o).
-# Takes 6-9 minutes; not part of .ci/run. ROTATION_KEEP=1 keeps the workloads' logs.
+# Takes 8-12 minutes on two busy cores; not part of .ci/run. ROTATION_KEEP=1 keeps the workloads' logs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root_dir=$(pwd)
@@ -79,10 +80,10 @@ if [ -n "${ROTATION_RATE:-}" ]; then
   rate=$ROTATION_RATE
   log "rate from ROTATION_RATE: $rate/s"
 else
-  log "capacity of $cap_mode balance (staircase from 25/s, x1.5 per ${ROTATION_CAPACITY_STEP:-10} s step)"
+  log "capacity of $cap_mode balance (staircase from ${ROTATION_CAPACITY_START:-25}/s, x1.5 per ${ROTATION_CAPACITY_STEP:-10} s step, up to ${ROTATION_CAPACITY_MAX:-1500}/s)"
   gatling "$out/gatling-capacity.log" -Dspiffeidt.perf.profile=capacity -Dspiffeidt.perf.modes="$cap_mode" \
     -Dspiffeidt.perf.capacity.requests=balance -Dspiffeidt.perf.capacity.past=0 \
-    -Dspiffeidt.perf.capacity.max="${ROTATION_CAPACITY_MAX:-1500}" \
+    -Dspiffeidt.perf.capacity.start="${ROTATION_CAPACITY_START:-25}" -Dspiffeidt.perf.capacity.max="${ROTATION_CAPACITY_MAX:-1500}" \
     -Dspiffeidt.perf.capacity.step="${ROTATION_CAPACITY_STEP:-10}" -Dspiffeidt.perf.capacity.jfr=false \
     || log "the capacity run failed (the stack collapsed instead of shedding?): $(grep -m1 -i 'exception\|collapsed' "$out/gatling-capacity.log" || true)"
   steps=perf/target/capacity/rotation-load/steps.csv
