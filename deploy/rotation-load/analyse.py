@@ -5,7 +5,7 @@ Reads the generator's answers (perf's rotation profile, rotation.csv: phase, mod
 the due time, Gatling's own time, status) and the times at which each workload received a new X.509-SVID
 (events.csv: workload, epoch ms, from the Workload API update in its log). Every SVID change opens a
 rotation window [change - before, change + after]; overlapping windows of the four workloads make one
-round. Steady is every measured answer due outside every window. Latency percentiles are nearest-rank
+round (a round cut by the start or the end of the load is judged on the answers it has). Steady is every measured answer due outside every window. Latency percentiles are nearest-rank
 over the answers due in a window.
 
 Prints the summary (and writes it to --summary) and exits 1 when an answer was not 200, when a workload's
@@ -70,9 +70,11 @@ def main():
     if errors:
         failures.append(f"{len(errors)} requests failed")
 
-    # windows inside the measured load only
+    # every window that overlaps the measured load is kept out of the steady part and judged; a workload
+    # counts as rotated under load when one of its windows lies wholly inside the load
     inside = [(w, t) for w, t in events if start + a.before_ms <= t <= end - a.after_ms]
-    windows = sorted((t - a.before_ms, t + a.after_ms, w, t) for w, t in inside)
+    windows = sorted((t - a.before_ms, t + a.after_ms, w, t) for w, t in events
+                     if t + a.after_ms >= start and t - a.before_ms <= end)
     rounds = []
     for lo, hi, w, t in windows:
         if rounds and lo <= rounds[-1]["hi"]:

@@ -102,6 +102,7 @@ for wl in asserting-wl m-tier target-wl; do
   serial_before[$wl]=$(serial "$wl")
   [ -n "${serial_before[$wl]}" ] || fail "no SVID seen on $wl's port"
 done
+load_before=$(cut -d' ' -f1 /proc/loadavg)
 log "rotation load: $rate/s balance, 4 modes round robin, 20 s ramp then ${duration} s (TTL ${svid_ttl} s: a new SVID every $((svid_ttl / 2)) s)"
 gatling "$out/gatling-rotation.log" -Dspiffeidt.perf.profile=rotation -Dspiffeidt.perf.rotation.rate="$rate" \
   -Dspiffeidt.perf.rotation.duration="$duration" -Dspiffeidt.perf.warm-up=20 \
@@ -127,7 +128,7 @@ for line in sys.stdin:
 } > "$out/events.csv"
 python3 "$root_dir/deploy/rotation-load/analyse.py" --answers "$out/rotation.csv" --events "$out/events.csv" \
   --after-ms "$window_ms" --per-second "$out/per-second.csv" --summary "$out/summary.txt" \
-  --header "rotation-load $(date -u +%FT%TZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), SVID TTL ${svid_ttl} s, pooled + memos, ${capacity:+capacity of $cap_mode balance $capacity/s, }rate $rate/s" \
+  --header "rotation-load $(date -u +%FT%TZ), $(nproc) cores, load average $load_before before the load and $(cut -d' ' -f1 /proc/loadavg) after it, SVID TTL ${svid_ttl} s, pooled + memos, ${capacity:+capacity of $cap_mode balance $capacity/s, }rate $rate/s" \
   || fail "the goal was missed (summary in $out/summary.txt)"
 log "summary in $out/summary.txt"
 log "PASSED in $(( $(date +%s) - started ))s"
