@@ -7,7 +7,8 @@
 # memos on and the JVM's default JIT. Then, with perf's Gatling simulation against this deployment:
 #   1. unless ROTATION_RATE is set, the capacity of `balance` in one mode (ROTATION_CAPACITY_MODE, dvid):
 #      the capacity profile's staircase (ROTATION_CAPACITY_START 25/s, x1.5 per ROTATION_CAPACITY_STEP 10 s,
-#      up to ROTATION_CAPACITY_MAX 1500/s); the highest step held (every answer 200, p99 <= 100 ms);
+#      up to ROTATION_CAPACITY_MAX 1500/s); the highest step held (every answer 200, p99 <= 100 ms,
+#      ROTATION_CAPACITY_P99_MS);
 #   2. the rotation profile: `balance` of the four modes round robin at ROTATION_SHARE (0.5) of it, open
 #      model, latency counted from each request's due time, for ROTATION_DURATION seconds (TTL + 30) after a
 #      20 s ramp;
@@ -85,6 +86,7 @@ else
     -Dspiffeidt.perf.capacity.requests=balance -Dspiffeidt.perf.capacity.past=0 \
     -Dspiffeidt.perf.capacity.start="${ROTATION_CAPACITY_START:-25}" -Dspiffeidt.perf.capacity.max="${ROTATION_CAPACITY_MAX:-1500}" \
     -Dspiffeidt.perf.capacity.step="${ROTATION_CAPACITY_STEP:-10}" -Dspiffeidt.perf.capacity.jfr=false \
+    -Dspiffeidt.perf.capacity.p99-ms="${ROTATION_CAPACITY_P99_MS:-100}" \
     || log "the capacity run failed (the stack collapsed instead of shedding?): $(grep -m1 -i 'exception\|collapsed' "$out/gatling-capacity.log" || true)"
   steps=perf/target/capacity/rotation-load/steps.csv
   [ -f "$steps" ] || fail "no capacity steps ($out/gatling-capacity.log)"
