@@ -101,7 +101,7 @@ def main():
     first = rounds[0]["lo"] if rounds else end
     before = [r[1] for r in load if r[0] < first]
     lines.append(
-        f"  of which before the first rotation ({(first - start) / 1000:.0f} s): n={len(before)} "
+        f"  of which before the first rotation ({max(0, first - start) / 1000:.0f} s): n={len(before)} "
         f"p50={fmt(pct(before, 50))} ms p99={fmt(pct(before, 99))} ms")
     lines.append(
         f"rotation windows: {a.before_ms / 1000:g} s before to {a.after_ms / 1000:g} s after each SVID change; "
