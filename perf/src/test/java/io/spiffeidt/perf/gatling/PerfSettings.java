@@ -14,8 +14,8 @@ import java.util.Map;
  * What one Gatling run measures, from system properties (docs/measurement.md lists them).
  *
  * @param profile {@code quick} (default), {@code ci} durations and rates, {@code capacity} (a staircase of
- *     arrival rates per mode and request, {@link Capacity}) or {@code soak} (all modes mixed for long, {@link
- *     Soak})
+ *     arrival rates per mode and request, {@link Capacity}), {@code soak} (all modes mixed for long, {@link
+ *     Soak}) or {@code rotation} (one constant rate of {@code balance} against a deployment, {@link Rotation})
  * @param configurations pooling profile × JWKS cache pairs, each run on a freshly started stack
  * @param modes the modes (path segments)
  * @param mintRate mint requests per second in the measured phase, per mode
@@ -34,6 +34,7 @@ import java.util.Map;
  *     the {@code capacity} profile {@code target/capacity/<deployment>}
  * @param capacity the staircase of the {@code capacity} profile, else {@code null}
  * @param soak the load of the {@code soak} profile, else {@code null}
+ * @param rotation the load of the {@code rotation} profile, else {@code null}
  */
 record PerfSettings(
         String profile,
@@ -51,7 +52,8 @@ record PerfSettings(
         Map<String, String> containers,
         Path dataDir,
         Capacity capacity,
-        Soak soak) {
+        Soak soak,
+        Rotation rotation) {
 
     /** The four documents, then the baselines without a document (issue 29). */
     static final List<String> ALL_MODES =
@@ -151,6 +153,29 @@ record PerfSettings(
         }
     }
 
+    /**
+     * The {@code rotation} profile (issue 31, deploy/README.md "SVID rotation under load"): {@code balance}
+     * of every mode round robin at one constant arrival rate, after a ramp, against a running deployment;
+     * each answer's latency counts from the time its request was due ({@link RotationPlan}).
+     *
+     * @param rate requests per second, all modes together
+     * @param warmUp the ramp from 1/s to the rate (not recorded as measured)
+     * @param duration how long the constant rate lasts
+     */
+    record Rotation(double rate, Duration warmUp, Duration duration) {
+
+        static Rotation fromSystemProperties() {
+            String rate = prop("spiffeidt.perf.rotation.rate", null);
+            if (rate == null || Double.parseDouble(rate) <= 0) {
+                throw new IllegalArgumentException("the rotation profile needs -Dspiffeidt.perf.rotation.rate > 0");
+            }
+            return new Rotation(
+                    Double.parseDouble(rate),
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.warm-up", "20"))),
+                    Duration.ofSeconds(Long.parseLong(prop("spiffeidt.perf.rotation.duration", "180"))));
+        }
+    }
+
     boolean embedded() {
         return baseUrl == null;
     }
@@ -167,8 +192,13 @@ record PerfSettings(
         boolean ci = profile.equals("ci");
         boolean capacity = profile.equals("capacity");
         boolean soak = profile.equals("soak");
+        boolean rotation = profile.equals("rotation");
         List<Configuration> configs = new ArrayList<>();
         String baseUrl = System.getProperty("spiffeidt.base-url");
+        if (rotation && baseUrl == null) {
+            throw new IllegalArgumentException(
+                    "the rotation profile measures a deployment whose SVIDs rotate: -Dspiffeidt.base-url is required");
+        }
         if (baseUrl != null) {
             // a deployment we do not restart: one configuration, labelled by the user
             configs.add(new Configuration(
@@ -221,10 +251,11 @@ record PerfSettings(
                 deployment,
                 Map.copyOf(pairs(System.getProperty("spiffeidt.perf.containers"))),
                 Path.of(prop("spiffeidt.perf.dir", "target"))
-                        .resolve(capacity ? "capacity" : soak ? "soak" : "runs")
+                        .resolve(capacity ? "capacity" : soak ? "soak" : rotation ? "rotation" : "runs")
                         .resolve(deployment),
                 capacity ? Capacity.fromSystemProperties() : null,
-                soak ? Soak.fromSystemProperties() : null);
+                soak ? Soak.fromSystemProperties() : null,
+                rotation ? Rotation.fromSystemProperties() : null);
     }
 
     private static List<String> list(String csv) {

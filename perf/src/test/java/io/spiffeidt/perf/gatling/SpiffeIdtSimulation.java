@@ -47,6 +47,7 @@ public class SpiffeIdtSimulation extends Simulation {
             : settings.metricsUrlsGiven() ? settings.metricsUrls() : probe.answering(settings.metricsUrls());
     private volatile List<String> tokens = List.of();
     private final AtomicLong nextUser = new AtomicLong();
+    private RotationPlan rotation;
 
     /** Round robin over the current tokens: concurrent virtual users get distinct users. */
     private final Iterator<Map<String, Object>> feeder = new Iterator<>() {
@@ -79,9 +80,16 @@ public class SpiffeIdtSimulation extends Simulation {
         CapacityPlan capacity =
                 settings.capacity() == null ? null : new CapacityPlan(settings.capacity(), probe, feeder);
         SoakPlan soak = settings.soak() == null ? null : new SoakPlan(settings.soak(), probe, feeder, settings.modes());
+        rotation = settings.rotation() == null
+                ? null
+                : new RotationPlan(settings.rotation(), settings.dataDir(), feeder, settings.modes());
         for (PerfSettings.Configuration config : settings.configurations()) {
             String label = config.label();
             chain.add(control("start " + label, () -> start(config)));
+            if (rotation != null) {
+                chain.add(rotation.population());
+                continue;
+            }
             if (soak != null) {
                 // the load and the sampler side by side, after the start
                 PopulationBuilder[] side = soak.populations(label, () -> probe.soakSample(metricsUrls, pid()));
@@ -122,7 +130,10 @@ public class SpiffeIdtSimulation extends Simulation {
         for (int i = chain.size() - 2; i >= 0; i--) {
             root = chain.get(i).andThen(root);
         }
-        if (capacity == null) {
+        if (rotation != null) {
+            // deploy/rotation-load/run.sh judges the answers (rotation.csv) window by window
+            setUp(root).protocols(protocol);
+        } else if (capacity == null) {
             setUp(root)
                     .protocols(protocol)
                     .assertions(global().failedRequests().count().is(0L));
@@ -238,6 +249,12 @@ public class SpiffeIdtSimulation extends Simulation {
             stack.stop();
         }
         probe.close();
+        if (rotation != null) {
+            rotation.close();
+            System.out.println(
+                    "rotation: " + settings.dataDir().resolve("rotation.csv").toAbsolutePath());
+            return;
+        }
         // every deployment's run beside this one (target/runs/<deployment>) makes a column of the report
         Path runs = settings.dataDir().getParent();
         Path target = runs.getParent();
