@@ -12,9 +12,11 @@ import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IdempotencyKey;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import java.util.Optional;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -43,8 +45,8 @@ public abstract class MiddleTierController<D> {
     @PostMapping("/balance")
     @AllowedCallers(Role.SUBJECT_WL)
     public AccountResponse balance(
-            @Valid @RequestBody DocumentRequest request, @RequestHeader HttpHeaders headers, Caller caller) {
-        return forward("balance", request, headers, Optional.empty(), caller);
+            @Valid @RequestBody DocumentRequest request, HttpServletRequest servletRequest, Caller caller) {
+        return forward("balance", request, headers(servletRequest), Optional.empty(), caller);
     }
 
     @PostMapping("/deposit")
@@ -52,9 +54,9 @@ public abstract class MiddleTierController<D> {
     public AccountResponse deposit(
             @Valid @RequestBody DocumentRequest request,
             @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
-            @RequestHeader HttpHeaders headers,
+            HttpServletRequest servletRequest,
             Caller caller) {
-        return forward("deposit", request, headers, IdempotencyKey.parse(idempotencyKey), caller);
+        return forward("deposit", request, headers(servletRequest), IdempotencyKey.parse(idempotencyKey), caller);
     }
 
     /** Verify, then what goes to the target: by default the document extended for it. */
@@ -78,5 +80,14 @@ public abstract class MiddleTierController<D> {
                         AccountResponse.class,
                         idempotencyKey,
                         outgoing.headers());
+    }
+
+    /**
+     * The request's headers as a view that reads a header when the hop asks for it: a mode without a
+     * document reads one, the others none (an {@code HttpHeaders} parameter copied every header into
+     * a case-insensitive map on every request).
+     */
+    private static HttpHeaders headers(HttpServletRequest request) {
+        return new ServletServerHttpRequest(request).getHeaders();
     }
 }

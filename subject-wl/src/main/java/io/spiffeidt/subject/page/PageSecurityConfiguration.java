@@ -11,6 +11,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.oauth2.client.oidc.web.logout.OidcClientInitiatedLogoutSuccessHandler;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
@@ -75,6 +76,12 @@ public class PageSecurityConfiguration {
         http.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
                 sessionExpired(), PathPatternRequestMatcher.withDefaults().matcher(PAGE_API)));
         return http.build();
+    }
+
+    /** The stock firewall, its header checks without a regular expression ({@link HeaderFirewall}). */
+    @Bean
+    WebSecurityCustomizer headerFirewall() {
+        return web -> web.httpFirewall(HeaderFirewall.strict());
     }
 
     /** The clients of {@code spring.security.oauth2.client.*}, resolved when the page first needs them. */

@@ -10,9 +10,11 @@ import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.IdempotencyKey;
 import io.spiffeidt.targetwl.account.AccountOperations;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -41,8 +43,8 @@ public abstract class TargetController<D> {
     @PostMapping("/balance")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(
-            @Valid @RequestBody DocumentRequest request, @RequestHeader HttpHeaders headers, Caller caller) {
-        Verified<D> verified = verify(hop.receive(request, headers), caller);
+            @Valid @RequestBody DocumentRequest request, HttpServletRequest servletRequest, Caller caller) {
+        Verified<D> verified = verify(hop.receive(request, headers(servletRequest)), caller);
         return accounts.balance(hop.mode(), verified.delegation(), path(verified));
     }
 
@@ -51,9 +53,9 @@ public abstract class TargetController<D> {
     public AccountResponse deposit(
             @Valid @RequestBody DocumentRequest request,
             @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
-            @RequestHeader HttpHeaders headers,
+            HttpServletRequest servletRequest,
             Caller caller) {
-        Verified<D> verified = verify(hop.receive(request, headers), caller);
+        Verified<D> verified = verify(hop.receive(request, headers(servletRequest)), caller);
         return accounts.deposit(
                 hop.mode(),
                 verified.delegation(),
@@ -69,4 +71,13 @@ public abstract class TargetController<D> {
 
     /** The call path the mode reveals, ending with this workload. */
     protected abstract List<String> path(Verified<D> verified);
+
+    /**
+     * The request's headers as a view that reads a header when the hop asks for it: a mode without a
+     * document reads one, the others none (an {@code HttpHeaders} parameter copied every header into
+     * a case-insensitive map on every request).
+     */
+    private static HttpHeaders headers(HttpServletRequest request) {
+        return new ServletServerHttpRequest(request).getHeaders();
+    }
 }

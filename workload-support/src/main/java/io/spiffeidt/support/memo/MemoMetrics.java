@@ -23,7 +23,18 @@ public final class MemoMetrics implements MemoEvents {
     /** The gauge of the entries a memo holds. */
     public static final String SIZE = "spiffeidt.memo.size";
 
-    private record Key(String name, String result) {}
+    /** Written-out equals and hashCode: a record's go through method handles, on every memo look-up. */
+    private record Key(String name, String result) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && name.equals(k.name) && result.equals(k.result);
+        }
+
+        @Override
+        public int hashCode() {
+            return name.hashCode() * 31 + result.hashCode();
+        }
+    }
 
     private final MeterRegistry registry;
     private final Map<Key, Counter> counters = new ConcurrentHashMap<>();

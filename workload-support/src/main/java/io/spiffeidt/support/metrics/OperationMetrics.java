@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
@@ -86,17 +87,74 @@ public class OperationMetrics {
     private final MeterRegistry registry;
     private final Tracer tracer;
 
-    private record WireKey(String name, Mode mode, String downstream, String endpoint, String direction) {}
+    // the keys write out equals and hashCode: a record's generated ones go through method handles,
+    // which showed in the profile of every request (issue 28)
 
-    private final ConcurrentMap<WireKey, DistributionSummary> wire = new ConcurrentHashMap<>();
+    private record WireKey(Mode mode, String downstream, String endpoint) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof WireKey k
+                    && mode == k.mode
+                    && downstream.equals(k.downstream)
+                    && endpoint.equals(k.endpoint);
+        }
 
-    private record TimerKey(Mode mode, Operation operation, String outcome) {}
+        @Override
+        public int hashCode() {
+            return (mode.hashCode() * 31 + downstream.hashCode()) * 31 + endpoint.hashCode();
+        }
+    }
 
-    private record SizeKey(Mode mode, int depth) {}
+    private final ConcurrentMap<WireKey, WireMeters> wire = new ConcurrentHashMap<>();
 
-    private record CounterKey(String name, Mode mode, String first, String second) {}
+    private record TimerKey(Mode mode, Operation operation, String outcome) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TimerKey k && mode == k.mode && operation == k.operation && outcome.equals(k.outcome);
+        }
+
+        @Override
+        public int hashCode() {
+            return (mode.hashCode() * 31 + operation.hashCode()) * 31 + outcome.hashCode();
+        }
+    }
+
+    private record SizeKey(Mode mode, int depth) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SizeKey k && mode == k.mode && depth == k.depth;
+        }
+
+        @Override
+        public int hashCode() {
+            return mode.hashCode() * 31 + depth;
+        }
+    }
+
+    private record CounterKey(String name, Mode mode, String first, String second) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CounterKey k
+                    && name.equals(k.name)
+                    && mode == k.mode
+                    && Objects.equals(first, k.first)
+                    && Objects.equals(second, k.second);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((name.hashCode() * 31 + Objects.hashCode(mode)) * 31 + Objects.hashCode(first)) * 31
+                    + Objects.hashCode(second);
+        }
+    }
+
+    private static final String SUCCESS = "success";
+    private static final String ERROR = "error";
+    private static final int OPERATIONS = Operation.values().length;
 
     private final ConcurrentMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
+    private final AtomicReferenceArray<Timer> successTimers =
+            new AtomicReferenceArray<>(Mode.values().length * OPERATIONS);
     private final ConcurrentMap<SizeKey, DistributionSummary> sizes = new ConcurrentHashMap<>();
     private final ConcurrentMap<CounterKey, Counter> counters = new ConcurrentHashMap<>();
 
@@ -113,9 +171,16 @@ public class OperationMetrics {
 
     /**
      * Times {@code work} and returns its result, as a span child of the current one; exceptions are
-     * recorded and rethrown.
+     * recorded and rethrown. Inside a trace that is not recorded (the current span is not sampled: no
+     * exporter, docs/tracing.md) no span is made: it would not be recorded either (every sampler Boot
+     * builds decides a child as its parent), and opening and closing its scope notified every
+     * tracing listener, which put the ids into the logging MDC, twice per operation.
      */
     public <T> T time(Mode mode, Operation operation, Supplier<T> work) {
+        Span current = tracer.currentSpan();
+        if (current != null && Boolean.FALSE.equals(current.context().sampled())) {
+            return timeWithoutSpan(mode, operation, work);
+        }
         Span span = tracer.nextSpan()
                 .name(operation.tagValue())
                 .tag(SPAN_MODE, mode.pathSegment())
@@ -124,10 +189,10 @@ public class OperationMetrics {
         Span outer = CURRENT_SPAN.get();
         CURRENT_SPAN.set(span);
         long start = System.nanoTime();
-        String outcome = "error";
+        String outcome = ERROR;
         try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
             T result = work.get();
-            outcome = "success";
+            outcome = SUCCESS;
             return result;
         } catch (AssertionException e) {
             outcome = e.code().name();
@@ -136,11 +201,30 @@ public class OperationMetrics {
             record(mode, operation, outcome, System.nanoTime() - start);
             restore(outer);
             span.tag(SPAN_OUTCOME, outcome);
-            if (!"success".equals(outcome)) {
+            if (!SUCCESS.equals(outcome)) {
                 // the code only: an exception's message or stack trace may quote the document
                 span.tag("error", outcome);
             }
             span.end();
+        }
+    }
+
+    private <T> T timeWithoutSpan(Mode mode, Operation operation, Supplier<T> work) {
+        Span outer = CURRENT_SPAN.get();
+        // describeDocument inside tags nothing (not the enclosing operation's span)
+        CURRENT_SPAN.set(Span.NOOP);
+        long start = System.nanoTime();
+        String outcome = ERROR;
+        try {
+            T result = work.get();
+            outcome = SUCCESS;
+            return result;
+        } catch (AssertionException e) {
+            outcome = e.code().name();
+            throw e;
+        } finally {
+            record(mode, operation, outcome, System.nanoTime() - start);
+            restore(outer);
         }
     }
 
@@ -177,14 +261,33 @@ public class OperationMetrics {
 
     /** Records one already measured duration. */
     public void record(Mode mode, Operation operation, String outcome, long nanos) {
-        timers.computeIfAbsent(new TimerKey(mode, operation, outcome), k -> Timer.builder(OPERATION_TIMER)
-                        .description("SPIFFE-IdT operation time")
-                        .tag("mode", mode.pathSegment())
-                        .tag("operation", operation.tagValue())
-                        .tag("outcome", outcome)
-                        .register(registry))
-                .record(nanos, TimeUnit.NANOSECONDS);
+        timer(mode, operation, outcome).record(nanos, TimeUnit.NANOSECONDS);
         ServerTiming.recordOperation(operation.tagValue(), nanos);
+    }
+
+    private Timer timer(Mode mode, Operation operation, String outcome) {
+        if (!SUCCESS.equals(outcome)) {
+            return timers.computeIfAbsent(
+                    new TimerKey(mode, operation, outcome), k -> newTimer(mode, operation, outcome));
+        }
+        // the common case, by index: no key object, no record hashCode/equals per operation
+        int i = mode.ordinal() * OPERATIONS + operation.ordinal();
+        Timer timer = successTimers.get(i);
+        if (timer == null) {
+            // the registry answers the same timer to a racing second registration
+            timer = newTimer(mode, operation, SUCCESS);
+            successTimers.set(i, timer);
+        }
+        return timer;
+    }
+
+    private Timer newTimer(Mode mode, Operation operation, String outcome) {
+        return Timer.builder(OPERATION_TIMER)
+                .description("SPIFFE-IdT operation time")
+                .tag("mode", mode.pathSegment())
+                .tag("operation", operation.tagValue())
+                .tag("outcome", outcome)
+                .register(registry);
     }
 
     /**
@@ -211,36 +314,66 @@ public class OperationMetrics {
      */
     public void recordWireBytes(
             Mode mode, String downstream, String endpoint, long sent, long received, long document) {
-        wireSummary(CLIENT_BYTES, "Bytes of a downstream call on the wire", mode, downstream, endpoint, "sent")
-                .record(sent);
-        wireSummary(CLIENT_BYTES, "Bytes of a downstream call on the wire", mode, downstream, endpoint, "received")
-                .record(received);
+        WireMeters meters = wire.computeIfAbsent(
+                new WireKey(mode, downstream, endpoint), k -> new WireMeters(mode, downstream, endpoint));
+        meters.sent.record(sent);
+        meters.received.record(received);
         if (document >= 0) {
-            wireSummary(
-                            CLIENT_DOCUMENT_SIZE,
-                            "Size of the document a downstream call carried",
-                            mode,
-                            downstream,
-                            endpoint,
-                            null)
-                    .record(document);
+            meters.document().record(document);
+        }
+    }
+
+    /**
+     * The summaries of one (mode, downstream, endpoint): one look-up per call. The document size is
+     * registered at the first call that carried a document, so an endpoint that never does has no
+     * such series.
+     */
+    private final class WireMeters {
+        private final Mode mode;
+        private final String downstream;
+        private final String endpoint;
+        final DistributionSummary sent;
+        final DistributionSummary received;
+        private volatile DistributionSummary document;
+
+        WireMeters(Mode mode, String downstream, String endpoint) {
+            this.mode = mode;
+            this.downstream = downstream;
+            this.endpoint = endpoint;
+            String bytes = "Bytes of a downstream call on the wire";
+            this.sent = wireSummary(CLIENT_BYTES, bytes, mode, downstream, endpoint, "sent");
+            this.received = wireSummary(CLIENT_BYTES, bytes, mode, downstream, endpoint, "received");
+        }
+
+        DistributionSummary document() {
+            DistributionSummary d = document;
+            if (d == null) {
+                // the registry answers the same summary to a racing second registration
+                d = wireSummary(
+                        CLIENT_DOCUMENT_SIZE,
+                        "Size of the document a downstream call carried",
+                        mode,
+                        downstream,
+                        endpoint,
+                        null);
+                document = d;
+            }
+            return d;
         }
     }
 
     private DistributionSummary wireSummary(
             String name, String description, Mode mode, String downstream, String endpoint, String direction) {
-        return wire.computeIfAbsent(new WireKey(name, mode, downstream, endpoint, direction), k -> {
-            DistributionSummary.Builder b = DistributionSummary.builder(name)
-                    .description(description)
-                    .baseUnit("bytes")
-                    .tag("mode", mode.pathSegment())
-                    .tag("downstream", downstream)
-                    .tag("endpoint", endpoint);
-            if (direction != null) {
-                b.tag("direction", direction);
-            }
-            return b.register(registry);
-        });
+        DistributionSummary.Builder b = DistributionSummary.builder(name)
+                .description(description)
+                .baseUnit("bytes")
+                .tag("mode", mode.pathSegment())
+                .tag("downstream", downstream)
+                .tag("endpoint", endpoint);
+        if (direction != null) {
+            b.tag("direction", direction);
+        }
+        return b.register(registry);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
@@ -119,5 +120,65 @@ class OperationMetricsTracingTests {
         // after the inner operation the outer one is current again; after both, none
         assertThat(attribute(outer, OperationMetrics.SPAN_SIZE)).isNull();
         assertThat(attribute(root, OperationMetrics.SPAN_SIZE)).isNull();
+    }
+
+    @Test
+    void timeWhenRequestTraceNotSampledThenNoOperationSpanButTimerAndServerTiming() {
+        // Boot's default without an exporter: parent-based, sampling probability 0
+        try (RecordingTracer unsampled = new RecordingTracer(Sampler.parentBased(Sampler.alwaysOff()))) {
+            Tracer off = unsampled.tracer();
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            OperationMetrics quiet = new OperationMetrics(registry, off);
+            ServerTiming.begin();
+            Span request = off.nextSpan().name("request").start();
+            try (Tracer.SpanInScope scope = off.withSpan(request)) {
+                quiet.time(Mode.LSVID, Operation.VALIDATE, () -> {
+                    quiet.recordDocumentSize(Mode.LSVID, 3, 900);
+                    return quiet.time(Mode.LSVID, Operation.DB_QUERY, () -> null);
+                });
+                assertThatThrownBy(() -> quiet.time(Mode.LSVID, Operation.EXTEND, () -> {
+                            throw new AssertionException(ErrorCode.BAD_SIGNATURE, 1, "bad");
+                        }))
+                        .isInstanceOf(AssertionException.class);
+                // the request's span is still the current one
+                assertThat(off.currentSpan().context().spanId())
+                        .isEqualTo(request.context().spanId());
+            } finally {
+                request.end();
+            }
+            List<String> timed = ServerTiming.current().entries().stream()
+                    .map(ServerTiming.Entry::name)
+                    .toList();
+            ServerTiming.end();
+
+            // one sampling decision: the request's; none for the three operations
+            assertThat(unsampled.decisions()).isEqualTo(1);
+            assertThat(unsampled.ended()).isEmpty();
+            assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                            .tags("mode", "lsvid", "operation", "validate", "outcome", "success")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
+            assertThat(registry.get(OperationMetrics.OPERATION_TIMER)
+                            .tags("mode", "lsvid", "operation", "extend", "outcome", "BAD_SIGNATURE")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
+            assertThat(timed).containsExactly("db_query", "validate", "extend");
+        }
+    }
+
+    @Test
+    void timeWhenRequestTraceSampledThenOneSpanPerOperation() {
+        Span request = tracer.nextSpan().name("request").start();
+        try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+            metrics.time(
+                    Mode.LSVID, Operation.VALIDATE, () -> metrics.time(Mode.LSVID, Operation.DB_QUERY, () -> null));
+        } finally {
+            request.end();
+        }
+
+        assertThat(recording.decisions()).isEqualTo(3);
+        assertThat(recording.ended()).extracting(SpanData::getName).containsExactly("db_query", "validate", "request");
     }
 }
