@@ -76,6 +76,11 @@ public final class ValidatedChains {
         return id;
     }
 
+    /** Whether this memo remembers anything (off: every {@link #validate} validates). */
+    public boolean remembers() {
+        return memo.remembers();
+    }
+
     /** How many chains are remembered. */
     public int size() {
         return memo.size();

@@ -62,6 +62,27 @@ class X509SvidsChainTests {
         }
     }
 
+    @Test
+    void p256KeyInfoWhenUsualP256KeyThenTheCertificatesKeyInfoElseNull() throws Exception {
+        KeyPair leaf = TestPki.ecKeyPair();
+        X509Certificate ec = cert("root", rootKeys, "leaf", leaf, Ca.LEAF, NOT_AFTER, LEAF_ID);
+        byte[] der = org.bouncycastle.asn1.x509.Certificate.getInstance(ec.getEncoded())
+                .getSubjectPublicKeyInfo()
+                .getEncoded(org.bouncycastle.asn1.ASN1Encoding.DER);
+
+        assertThat(X509Svids.p256KeyInfo(ec.getEncoded()))
+                .isEqualTo(der)
+                .isEqualTo(leaf.getPublic().getEncoded());
+
+        KeyPair p384 = TestPki.keyPair("EC", new java.security.spec.ECGenParameterSpec("secp384r1"));
+        X509Certificate other = cert("root", rootKeys, "leaf", p384, Ca.LEAF, NOT_AFTER, LEAF_ID);
+        assertThat(X509Svids.p256KeyInfo(other.getEncoded())).isNull();
+        byte[] truncated = java.util.Arrays.copyOf(ec.getEncoded(), 200);
+        assertThat(X509Svids.p256KeyInfo(truncated)).isNull();
+        assertThat(X509Svids.p256KeyInfo(new byte[] {0x30, (byte) 0x80, 0x30, 0x00}))
+                .isNull();
+    }
+
     @ParameterizedTest
     @NullSource
     @ValueSource(strings = "bc")
