@@ -7,6 +7,7 @@ import io.spiffeidt.core.TrustBundle;
 import java.io.ByteArrayInputStream;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
+import java.security.PublicKey;
 import java.security.cert.CertPath;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertificateFactory;
@@ -20,6 +21,7 @@ import java.util.Collection;
 import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -195,6 +197,40 @@ public final class X509Svids {
      */
     public static SpiffeId validate(
             List<X509Certificate> chain, TrustBundle bundle, Instant at, int layer, Provider provider) {
+        return validate(chain, new Anchors(bundle, provider, null), at, layer);
+    }
+
+    /**
+     * A trust bundle and the provider that verifies certificate signatures, with the roots' keys
+     * as that provider's own key objects: made once per bundle and provider (a verifier's settings)
+     * rather than once per chain. Not API.
+     *
+     * @param rootKeys the keys of {@code bundle}'s roots in its order, or {@code null} for the
+     *     roots' keys as they are
+     */
+    public record Anchors(TrustBundle bundle, Provider provider, List<PublicKey> rootKeys) {
+
+        /** Requires the bundle; the root keys, when given, match its roots. */
+        public Anchors {
+            Objects.requireNonNull(bundle, "bundle");
+            if (rootKeys != null && rootKeys.size() != bundle.roots().size()) {
+                throw new IllegalArgumentException("one key per root");
+            }
+        }
+
+        /** The anchors of {@code bundle} for {@code provider} ({@code null}: the JDK's list). */
+        public static Anchors of(TrustBundle bundle, Provider provider) {
+            return new Anchors(bundle, provider, SvidChains.rootKeys(bundle, provider));
+        }
+    }
+
+    /**
+     * {@link #validate(List, TrustBundle, Instant, int, Provider)} against {@code anchors}' bundle,
+     * with its provider and root keys.
+     */
+    public static SpiffeId validate(List<X509Certificate> chain, Anchors anchors, Instant at, int layer) {
+        TrustBundle bundle = anchors.bundle();
+        Provider provider = anchors.provider();
         if (chain.isEmpty()) {
             throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "empty certificate chain");
         }
@@ -221,7 +257,7 @@ public final class X509Svids {
         try {
             Date date = Date.from(at);
             if (SvidChains.covers(chain, bundle)) {
-                SvidChains.validate(chain, bundle, date, provider);
+                SvidChains.validate(chain, bundle, anchors.rootKeys(), date, provider);
             } else {
                 pkix(chain, bundle, date);
             }

@@ -112,6 +112,9 @@ public final class LsvidVerifier {
     private final VerifiedLayers layers;
     private final DecodedDocuments documents;
 
+    /** The bundle's roots with their keys as the provider's key objects, made once. */
+    private final X509Svids.Anchors anchors;
+
     /**
      * A verifier for the given settings with every memo at its {@linkplain MemoSettings#DEFAULTS
      * defaults} (see {@link #LsvidVerifier(LsvidSettings, Memos)}).
@@ -170,6 +173,7 @@ public final class LsvidVerifier {
         this.bases = Objects.requireNonNull(bases, "bases");
         this.layers = Objects.requireNonNull(layers, "layers");
         this.documents = Objects.requireNonNull(documents, "documents");
+        this.anchors = X509Svids.Anchors.of(settings.trustBundle(), settings.provider());
     }
 
     /** The settings this verifier checks against. */
@@ -548,7 +552,7 @@ public final class LsvidVerifier {
                 }
                 memoKey = copy;
             }
-            SpiffeId leafId = chains.validate(certs, memoKey, settings.trustBundle(), now, layer, settings.provider());
+            SpiffeId leafId = chains.validate(certs, memoKey, anchors, now, layer);
             Instant notBefore = Instant.MIN;
             Instant notAfter = Instant.MAX;
             for (X509Certificate c : certs) {
