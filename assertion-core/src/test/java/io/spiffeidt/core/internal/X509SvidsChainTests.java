@@ -83,6 +83,25 @@ class X509SvidsChainTests {
                 .isNull();
     }
 
+    @Test
+    void validateWithAnchorsWhenRootKeysTranslatedThenSameVerdicts() {
+        KeyPair leaf = TestPki.ecKeyPair();
+        KeyPair rogue = TestPki.ecKeyPair();
+        X509Svids.Anchors anchors = X509Svids.Anchors.of(bundle, TestPki.BC);
+        List<X509Certificate> good = List.of(cert("root", rootKeys, "leaf", leaf, Ca.LEAF, NOT_AFTER, LEAF_ID));
+        // the root's name, another key
+        List<X509Certificate> bad = List.of(cert("root", rogue, "leaf", leaf, Ca.LEAF, NOT_AFTER, LEAF_ID));
+
+        assertThat(anchors.rootKeys()).hasSize(1);
+        // BouncyCastle's own key object for the root's key: the same point
+        assertThat(((java.security.interfaces.ECPublicKey) anchors.rootKeys().get(0)).getW())
+                .isEqualTo(((java.security.interfaces.ECPublicKey) root.getPublicKey()).getW());
+        assertThat(X509Svids.validate(good, anchors, AT, 0)).hasToString(LEAF_ID);
+        assertThatAssertion(() -> X509Svids.validate(bad, anchors, AT, 0)).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> X509Svids.validate(bad, bundle, AT, 0, TestPki.BC))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
+    }
+
     @ParameterizedTest
     @NullSource
     @ValueSource(strings = "bc")
