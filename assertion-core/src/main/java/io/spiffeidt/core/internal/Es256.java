@@ -61,6 +61,8 @@ public final class Es256 {
         if (spki == null || spki.length == 0) {
             throw new AssertionException(ErrorCode.MALFORMED, layer, "missing public key");
         }
+        // the usual encoding is checked on its bytes; only another one asks the provider's key object
+        boolean usual = P256.isUsualKeyInfo(spki);
         PublicKey key;
         try {
             KeyFactory kf = provider == null ? KeyFactory.getInstance("EC") : KeyFactory.getInstance("EC", provider);
@@ -68,7 +70,7 @@ public final class Es256 {
         } catch (GeneralSecurityException | RuntimeException e) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, layer, "public key is not a readable EC key");
         }
-        if (!(key instanceof ECPublicKey ec) || !isP256(ec)) {
+        if (!(key instanceof ECPublicKey ec) || !(usual || isP256(ec))) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, layer, "public key is not on P-256");
         }
         return ec;

@@ -3,6 +3,7 @@ package io.spiffeidt.core.internal;
 import io.spiffeidt.core.TrustBundle;
 import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -64,6 +65,9 @@ final class SvidChains {
 
     private static final int MIN_RSA_BITS = 2048;
     private static final int KU_KEY_CERT_SIGN = 5;
+
+    /** The DER length of an empty name: {@code SEQUENCE {}}. */
+    private static final int EMPTY_NAME_LENGTH = 2;
 
     private static final List<ECParameterSpec> NIST_CURVES = nistCurves();
 
@@ -150,6 +154,17 @@ final class SvidChains {
      */
     static void validate(List<X509Certificate> chain, TrustBundle bundle, Date at, Provider provider)
             throws GeneralSecurityException {
+        validate(chain, bundle, null, at, provider);
+    }
+
+    /**
+     * As {@link #validate(List, TrustBundle, Date, Provider)}, with {@code rootKeys} the keys of the
+     * bundle's roots in its order, as {@code provider}'s own key objects ({@link #rootKeys}), or
+     * {@code null} to take each root's key as it is.
+     */
+    static void validate(
+            List<X509Certificate> chain, TrustBundle bundle, List<PublicKey> rootKeys, Date at, Provider provider)
+            throws GeneralSecurityException {
         int n = chain.size();
         // RFC 5280 6.1.4 (l), (m): from the anchor towards the leaf, self-issued certificates uncounted
         int maxPathLength = n;
@@ -173,7 +188,7 @@ final class SvidChains {
         for (int i = 0; i < n; i++) {
             X509Certificate cert = chain.get(i);
             cert.checkValidity(at);
-            if (cert.getIssuerX500Principal().getName().isEmpty()) {
+            if (cert.getIssuerX500Principal().getEncoded().length == EMPTY_NAME_LENGTH) {
                 throw new CertPathValidatorException("empty issuer name");
             }
             if (i + 1 < n) {
@@ -185,13 +200,37 @@ final class SvidChains {
             }
         }
         X509Certificate last = chain.get(n - 1);
-        for (X509Certificate root : bundle.roots()) {
+        List<X509Certificate> roots = bundle.roots();
+        for (int r = 0; r < roots.size(); r++) {
+            X509Certificate root = roots.get(r);
             if (root.getSubjectX500Principal().equals(last.getIssuerX500Principal())
-                    && signedBy(last, root.getPublicKey(), provider)) {
+                    && signedBy(last, rootKeys == null ? root.getPublicKey() : rootKeys.get(r), provider)) {
                 return;
             }
         }
         throw new CertPathValidatorException("no root of the bundle signed the chain");
+    }
+
+    /**
+     * The keys of the bundle's roots, in its order, as {@code provider}'s own key objects where it
+     * can translate them (a provider given a foreign key translates it on every verification; for
+     * Amazon Corretto a DER round trip into a native key), else as they are.
+     */
+    static List<PublicKey> rootKeys(TrustBundle bundle, Provider provider) {
+        List<PublicKey> keys = new ArrayList<>(bundle.roots().size());
+        for (X509Certificate root : bundle.roots()) {
+            PublicKey key = root.getPublicKey();
+            if (provider != null) {
+                try {
+                    key = (PublicKey)
+                            KeyFactory.getInstance(key.getAlgorithm(), provider).translateKey(key);
+                } catch (GeneralSecurityException | RuntimeException e) {
+                    // a provider that cannot translate it verifies with the key as it is
+                }
+            }
+            keys.add(key);
+        }
+        return List.copyOf(keys);
     }
 
     private static boolean signedBy(X509Certificate cert, PublicKey key, Provider provider) {

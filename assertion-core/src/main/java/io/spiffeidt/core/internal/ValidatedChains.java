@@ -52,8 +52,18 @@ public final class ValidatedChains {
      */
     public SpiffeId validate(
             List<X509Certificate> chain, Object der, TrustBundle bundle, Instant at, int layer, Provider provider) {
+        return validate(chain, der, new X509Svids.Anchors(bundle, provider, null), at, layer);
+    }
+
+    /**
+     * As {@link #validate(List, Object, TrustBundle, Instant, int, Provider)}, against {@code
+     * anchors} (the bundle, the provider and the roots' keys as its key objects).
+     */
+    public SpiffeId validate(
+            List<X509Certificate> chain, Object der, X509Svids.Anchors anchors, Instant at, int layer) {
+        TrustBundle bundle = anchors.bundle();
         if (!memo.remembers()) {
-            return X509Svids.validate(chain, bundle, at, layer, provider);
+            return X509Svids.validate(chain, anchors, at, layer);
         }
         Entry e = memo.get(
                 der,
@@ -63,7 +73,7 @@ public final class ValidatedChains {
         if (e != null) {
             return e.id();
         }
-        SpiffeId id = X509Svids.validate(chain, bundle, at, layer, provider);
+        SpiffeId id = X509Svids.validate(chain, anchors, at, layer);
         Instant notBefore = Instant.MIN;
         Instant notAfter = Instant.MAX;
         for (X509Certificate c : chain) {
@@ -74,6 +84,11 @@ public final class ValidatedChains {
         }
         memo.put(der, new Entry(bundle, id, notBefore, notAfter));
         return id;
+    }
+
+    /** Whether this memo remembers anything (off: every {@link #validate} validates). */
+    public boolean remembers() {
+        return memo.remembers();
     }
 
     /** How many chains are remembered. */

@@ -14,6 +14,7 @@ import io.spiffeidt.core.internal.ValidatedChains;
 import io.spiffeidt.core.internal.X509Svids;
 import io.spiffeidt.core.memo.MemoSettings;
 import io.spiffeidt.core.memo.Memos;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -111,6 +112,9 @@ public final class LsvidVerifier {
     private final VerifiedLayers layers;
     private final DecodedDocuments documents;
 
+    /** The bundle's roots with their keys as the provider's key objects, made once. */
+    private final X509Svids.Anchors anchors;
+
     /**
      * A verifier for the given settings with every memo at its {@linkplain MemoSettings#DEFAULTS
      * defaults} (see {@link #LsvidVerifier(LsvidSettings, Memos)}).
@@ -169,6 +173,7 @@ public final class LsvidVerifier {
         this.bases = Objects.requireNonNull(bases, "bases");
         this.layers = Objects.requireNonNull(layers, "layers");
         this.documents = Objects.requireNonNull(documents, "documents");
+        this.anchors = X509Svids.Anchors.of(settings.trustBundle(), settings.provider());
     }
 
     /** The settings this verifier checks against. */
@@ -215,10 +220,30 @@ public final class LsvidVerifier {
     /** A verified base token: who owns it and its key. */
     private record BaseKey(SpiffeId owner, ECPublicKey key) {}
 
-    /** The state of one verification: the time, the version and the base memo. */
+    /**
+     * An {@code x5c} chain validated in this call: its leaf's SPIFFE ID, the leaf, its
+     * SubjectPublicKeyInfo as it stands in the certificate when that is the usual P-256 form (else
+     * {@code null}), its {@code notAfter}, and the window in which every certificate is valid.
+     */
+    private record AnchoredChain(
+            SpiffeId leafId,
+            X509Certificate leaf,
+            byte[] leafKeyInfo,
+            Instant leafNotAfter,
+            Instant notBefore,
+            Instant notAfter) {}
+
+    /**
+     * The state of one verification: the time, the version, and what this call computed once for
+     * every base that needs it (bases by their canonical text, validated chains by their bytes,
+     * subject keys by their encoding; the same SVID's chain rides in several bases of a document).
+     * Nothing of it outlives the call.
+     */
     private final class Call {
         private final Instant now = settings.timeRules().now();
         private final Map<String, BaseKey> verifiedBases = new HashMap<>();
+        private final Map<List<ByteBuffer>, AnchoredChain> anchoredChains = new HashMap<>();
+        private final Map<ByteBuffer, ECPublicKey> subjectKeys = new HashMap<>();
         private int version;
 
         LsvidVerification run(String encoded, SpiffeId verifier, Presenter peer, DelegationRule rule) {
@@ -476,6 +501,40 @@ public final class LsvidVerifier {
             if (x5c.isEmpty()) {
                 throw new AssertionException(ErrorCode.MALFORMED, layer, "base without x5c");
             }
+            List<ByteBuffer> chainKey = new ArrayList<>(x5c.size());
+            for (byte[] der : x5c) {
+                chainKey.add(ByteBuffer.wrap(der));
+            }
+            AnchoredChain chain = anchoredChains.get(chainKey);
+            if (chain == null) {
+                chain = anchor(x5c, chainKey, layer);
+                anchoredChains.put(chainKey, chain);
+            }
+            if (!chain.leafId().equals(owner)) {
+                throw new AssertionException(
+                        ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + chain.leafId() + " does not name " + owner);
+            }
+            validity[0] = chain.notBefore();
+            validity[1] = chain.notAfter();
+            byte[] pk = p.sub().pkRaw();
+            if (!Arrays.equals(chain.leafKeyInfo(), pk) && !Arrays.equals(derKeyInfo(chain.leaf(), layer), pk)) {
+                throw new AssertionException(
+                        ErrorCode.UNTRUSTED_KEY, layer, "sub.pk of " + owner + " is not its certificate key");
+            }
+            if (exp.isAfter(chain.leafNotAfter())) {
+                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "base outlives its certificate");
+            }
+            ByteBuffer pkKey = ByteBuffer.wrap(pk);
+            ECPublicKey key = subjectKeys.get(pkKey);
+            if (key == null) {
+                key = Es256.publicKey(pk, provider(), layer);
+                subjectKeys.put(pkKey, key);
+            }
+            return key;
+        }
+
+        /** Parses and validates an {@code x5c} chain (its first use in this call). */
+        private AnchoredChain anchor(List<byte[]> x5c, List<ByteBuffer> chainKey, int layer) {
             List<X509Certificate> certs = new ArrayList<>(x5c.size());
             for (byte[] der : x5c) {
                 List<X509Certificate> one = X509Svids.parseDer(der);
@@ -484,30 +543,32 @@ public final class LsvidVerifier {
                 }
                 certs.add(one.get(0));
             }
-            List<java.nio.ByteBuffer> chainKey = new ArrayList<>(x5c.size());
-            for (byte[] der : x5c) {
-                chainKey.add(java.nio.ByteBuffer.wrap(der.clone()));
+            // the memo keeps its key beyond this call: its own copy of the bytes
+            Object memoKey = chainKey;
+            if (chains.remembers()) {
+                List<ByteBuffer> copy = new ArrayList<>(x5c.size());
+                for (byte[] der : x5c) {
+                    copy.add(ByteBuffer.wrap(der.clone()));
+                }
+                memoKey = copy;
             }
-            SpiffeId leafId = chains.validate(certs, chainKey, settings.trustBundle(), now, layer, settings.provider());
-            if (!leafId.equals(owner)) {
-                throw new AssertionException(
-                        ErrorCode.UNTRUSTED_KEY, layer, "certificate of " + leafId + " does not name " + owner);
-            }
+            SpiffeId leafId = chains.validate(certs, memoKey, anchors, now, layer);
+            Instant notBefore = Instant.MIN;
+            Instant notAfter = Instant.MAX;
             for (X509Certificate c : certs) {
                 Instant nb = c.getNotBefore().toInstant();
                 Instant na = c.getNotAfter().toInstant();
-                validity[0] = nb.isAfter(validity[0]) ? nb : validity[0];
-                validity[1] = na.isBefore(validity[1]) ? na : validity[1];
+                notBefore = nb.isAfter(notBefore) ? nb : notBefore;
+                notAfter = na.isBefore(notAfter) ? na : notAfter;
             }
             X509Certificate leaf = certs.get(0);
-            if (!Arrays.equals(subjectPublicKeyInfo(leaf, layer), p.sub().pkRaw())) {
-                throw new AssertionException(
-                        ErrorCode.UNTRUSTED_KEY, layer, "sub.pk of " + owner + " is not its certificate key");
-            }
-            if (exp.isAfter(leaf.getNotAfter().toInstant())) {
-                throw new AssertionException(ErrorCode.UNTRUSTED_KEY, layer, "base outlives its certificate");
-            }
-            return Es256.publicKey(p.sub().pkRaw(), provider(), layer);
+            return new AnchoredChain(
+                    leafId,
+                    leaf,
+                    X509Svids.p256KeyInfo(x5c.get(0)),
+                    leaf.getNotAfter().toInstant(),
+                    notBefore,
+                    notAfter);
         }
 
         private ECPublicKey trustedV1Issuer(IdClaim iss, int layer) {
@@ -613,7 +674,8 @@ public final class LsvidVerifier {
         return Instant.ofEpochSecond(value);
     }
 
-    private static byte[] subjectPublicKeyInfo(X509Certificate cert, int layer) {
+    /** The certificate's SubjectPublicKeyInfo, DER-encoded (for a key not of the usual P-256 form). */
+    private static byte[] derKeyInfo(X509Certificate cert, int layer) {
         try {
             return Certificate.getInstance(cert.getEncoded())
                     .getSubjectPublicKeyInfo()

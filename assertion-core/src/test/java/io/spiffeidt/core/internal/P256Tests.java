@@ -39,6 +39,24 @@ class P256Tests {
     }
 
     @Test
+    void isUsualKeyInfoWhenNamedCurveUncompressedPointOnCurveThenTrue() throws Exception {
+        byte[] spki = ec("secp256r1").getPublic().getEncoded();
+        assertThat(P256.isUsualKeyInfo(spki)).isTrue();
+
+        byte[] offCurve = spki.clone();
+        offCurve[offCurve.length - 1] ^= 1;
+        assertThat(P256.isUsualKeyInfo(offCurve)).isFalse();
+        byte[] otherCurveOid = spki.clone();
+        otherCurveOid[22] ^= 1;
+        assertThat(P256.isUsualKeyInfo(otherCurveOid)).isFalse();
+        assertThat(P256.isUsualKeyInfo(java.util.Arrays.copyOf(spki, spki.length - 1)))
+                .isFalse();
+        assertThat(P256.isUsualKeyInfo(ec("secp384r1").getPublic().getEncoded()))
+                .isFalse();
+        assertThat(P256.isUsualKeyInfo(null)).isFalse();
+    }
+
+    @Test
     void isP256WhenOtherCurveOrRsaThenFalse() throws Exception {
         assertThat(P256.isP256(ec("secp384r1").getPublic())).isFalse();
         KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");

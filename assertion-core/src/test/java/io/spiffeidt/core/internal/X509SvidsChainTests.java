@@ -62,6 +62,46 @@ class X509SvidsChainTests {
         }
     }
 
+    @Test
+    void p256KeyInfoWhenUsualP256KeyThenTheCertificatesKeyInfoElseNull() throws Exception {
+        KeyPair leaf = TestPki.ecKeyPair();
+        X509Certificate ec = cert("root", rootKeys, "leaf", leaf, Ca.LEAF, NOT_AFTER, LEAF_ID);
+        byte[] der = org.bouncycastle.asn1.x509.Certificate.getInstance(ec.getEncoded())
+                .getSubjectPublicKeyInfo()
+                .getEncoded(org.bouncycastle.asn1.ASN1Encoding.DER);
+
+        assertThat(X509Svids.p256KeyInfo(ec.getEncoded()))
+                .isEqualTo(der)
+                .isEqualTo(leaf.getPublic().getEncoded());
+
+        KeyPair p384 = TestPki.keyPair("EC", new java.security.spec.ECGenParameterSpec("secp384r1"));
+        X509Certificate other = cert("root", rootKeys, "leaf", p384, Ca.LEAF, NOT_AFTER, LEAF_ID);
+        assertThat(X509Svids.p256KeyInfo(other.getEncoded())).isNull();
+        byte[] truncated = java.util.Arrays.copyOf(ec.getEncoded(), 200);
+        assertThat(X509Svids.p256KeyInfo(truncated)).isNull();
+        assertThat(X509Svids.p256KeyInfo(new byte[] {0x30, (byte) 0x80, 0x30, 0x00}))
+                .isNull();
+    }
+
+    @Test
+    void validateWithAnchorsWhenRootKeysTranslatedThenSameVerdicts() {
+        KeyPair leaf = TestPki.ecKeyPair();
+        KeyPair rogue = TestPki.ecKeyPair();
+        X509Svids.Anchors anchors = X509Svids.Anchors.of(bundle, TestPki.BC);
+        List<X509Certificate> good = List.of(cert("root", rootKeys, "leaf", leaf, Ca.LEAF, NOT_AFTER, LEAF_ID));
+        // the root's name, another key
+        List<X509Certificate> bad = List.of(cert("root", rogue, "leaf", leaf, Ca.LEAF, NOT_AFTER, LEAF_ID));
+
+        assertThat(anchors.rootKeys()).hasSize(1);
+        // BouncyCastle's own key object for the root's key: the same point
+        assertThat(((java.security.interfaces.ECPublicKey) anchors.rootKeys().get(0)).getW())
+                .isEqualTo(((java.security.interfaces.ECPublicKey) root.getPublicKey()).getW());
+        assertThat(X509Svids.validate(good, anchors, AT, 0)).hasToString(LEAF_ID);
+        assertThatAssertion(() -> X509Svids.validate(bad, anchors, AT, 0)).hasCode(ErrorCode.UNTRUSTED_KEY);
+        assertThatAssertion(() -> X509Svids.validate(bad, bundle, AT, 0, TestPki.BC))
+                .hasCode(ErrorCode.UNTRUSTED_KEY);
+    }
+
     @ParameterizedTest
     @NullSource
     @ValueSource(strings = "bc")

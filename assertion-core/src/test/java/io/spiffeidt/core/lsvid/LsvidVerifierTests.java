@@ -250,6 +250,34 @@ class LsvidVerifierTests extends VerifierContractTests {
     }
 
     @Test
+    void verifyWhenAnotherBaseCarriesAnAnchoredChainWithAnotherKeyThenUntrustedKey() {
+        // the innermost base anchors the subject's chain (validated once per call); a second base
+        // with that very chain but an attacker's sub.pk must still fail its own key binding
+        var attacker = TestPki.ecKeyPair();
+        LsvidFixture.Builder b = F.now();
+        LsvidToken genuine = b.base(F.subject);
+        LsvidPayload p = genuine.payload();
+        LsvidPayload forged = new LsvidPayload(
+                p.ver(),
+                p.alg(),
+                p.iat(),
+                p.exp(),
+                p.iss(),
+                new IdClaim(
+                        p.sub().cn(), attacker.getPublic().getEncoded(), p.sub().x5c(), null),
+                null,
+                null,
+                null);
+        LsvidToken forgedBase = signed(null, forged, attacker.getPrivate());
+        Lsvid doc = b.extender.extend(Lsvid.of(genuine), forgedBase, attacker.getPrivate(), F.asserting.id());
+        doc = b.delegate(doc, F.asserting, F.subject);
+        doc = b.extend(b.extend(doc, F.subject, F.mtier), F.mtier, F.target);
+        String encoded = LsvidCodec.encode(doc);
+
+        assertCode(() -> verify(encoded), ErrorCode.UNTRUSTED_KEY);
+    }
+
+    @Test
     void verifyWhenBaseWithoutCertificateChainThenMalformed() {
         LsvidToken genuine = F.now().base(F.subject);
         LsvidPayload p = genuine.payload();

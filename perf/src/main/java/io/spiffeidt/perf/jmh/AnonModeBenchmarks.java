@@ -1,5 +1,7 @@
 package io.spiffeidt.perf.jmh;
 
+import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
@@ -51,6 +53,11 @@ import org.openjdk.jmh.runner.IterationType;
  *       shape, JSON, one hash and one variable-point multiplication per layer to recompute the keys,
  *       the final equation, the {@code iss} of every hop, times, audience, delegation (the
  *       introspection of the root is a network call and not part of it);
+ *   <li>{@code verifyCold}: {@code verify} of a token never seen (issue 31: a verifier's first
+ *       contact), taken in turn from {@link Fresh#TOKENS} tokens of {@code depth} layers made at
+ *       set-up, each from its own random root key and fresh nonces, with no memo: nothing of an
+ *       earlier call is reused ({@code verify} verifies one token again and again, also without a
+ *       memo, so the two rows differ only in what the machine's caches keep);
  *   <li>{@code verifyRepeated}: the same token received again by a verifier that remembers the
  *       tokens it verified (issue 13: what a hop pays while the hop before reuses its extension,
  *       the memos on): shape, key chain and equation are found; claims,
@@ -122,6 +129,57 @@ public class AnonModeBenchmarks {
         }
     }
 
+    /** {@link #TOKENS} tokens of the {@link Chain}'s depth, none sharing a layer, for {@code verifyCold}. */
+    @State(Scope.Benchmark)
+    public static class Fresh {
+
+        /** How many distinct tokens {@code verifyCold} cycles through. */
+        static final int TOKENS = 1024;
+
+        private String[] tokens;
+        private int next;
+
+        @Setup(Level.Trial)
+        public void setUp(Chain c) {
+            AnonModeSettings settings = settings();
+            NonceSource nonces = NonceSource.secureRandom();
+            AnonModeMinter roots = new AnonModeMinter(settings, nonces);
+            AnonModeVerifier verifier = new AnonModeVerifier(settings, Memos.none());
+            tokens = new String[TOKENS];
+            for (int i = 0; i < TOKENS; i++) {
+                String t = roots.mint(SUBJECT, DPA, DPR + i).token();
+                for (int k = 1; k < c.depth; k++) {
+                    t = c.extender.extend(t, null);
+                }
+                tokens[i] = t;
+                // a token the benchmark cannot verify would measure the failure path
+                if (verifier.verify(t, SUBJECT).depth() != c.depth) {
+                    throw new IllegalStateException("setup made a token of the wrong depth");
+                }
+            }
+            // and a tampered token must fail: a low byte of the final response s changed (s stays < L)
+            String t = tokens[0];
+            int at = t.lastIndexOf('.') + 50;
+            String tampered = t.substring(0, at) + (t.charAt(at) == 'A' ? 'B' : 'A') + t.substring(at + 1);
+            try {
+                verifier.verify(tampered, SUBJECT);
+            } catch (AssertionException e) {
+                if (e.code() != ErrorCode.BAD_SIGNATURE) {
+                    throw new IllegalStateException("a tampered token failed with " + e.code(), e);
+                }
+                return;
+            }
+            throw new IllegalStateException("a tampered token verified");
+        }
+
+        /** The next token (one benchmark thread). */
+        String next() {
+            String t = tokens[next];
+            next = (next + 1) % TOKENS;
+            return t;
+        }
+    }
+
     /**
      * The size at a depth, reported as a secondary result. JMH sums an {@code EVENTS} counter over
      * the measurement iterations, so the size is recorded in the first measurement iteration only
@@ -167,6 +225,12 @@ public class AnonModeBenchmarks {
     @Benchmark
     public VerifiedResult verify(Chain c) {
         return c.verifier.verify(c.token, SUBJECT);
+    }
+
+    /** {@link #verify} of a token never seen, no memo (issue 31). */
+    @Benchmark
+    public VerifiedResult verifyCold(Chain c, Fresh fresh) {
+        return c.verifier.verify(fresh.next(), SUBJECT);
     }
 
     @Benchmark
