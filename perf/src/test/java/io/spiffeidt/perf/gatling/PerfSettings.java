@@ -95,7 +95,6 @@ record PerfSettings(
      * @param p99LimitMs a step is held when every answer is 200 and p99 is at most this
      * @param past how many missed steps to run before the staircase stops (to show what happens past the
      *     knee)
-     * @param connections the connections Gatling keeps to subject-wl (shared by all virtual users)
      * @param jfr record every step with JFR (the embedded stack only), for the flame graphs
      */
     record Capacity(
@@ -105,7 +104,6 @@ record PerfSettings(
             List<String> requests,
             long p99LimitMs,
             int past,
-            int connections,
             boolean jfr) {
 
         static Capacity fromSystemProperties() {
@@ -127,7 +125,6 @@ record PerfSettings(
                     list(prop("spiffeidt.perf.capacity.requests", "balance,deposit,mint")),
                     Long.parseLong(prop("spiffeidt.perf.capacity.p99-ms", "100")),
                     Integer.parseInt(prop("spiffeidt.perf.capacity.past", "2")),
-                    Integer.parseInt(prop("spiffeidt.perf.capacity.connections", "16")),
                     Boolean.parseBoolean(prop("spiffeidt.perf.capacity.jfr", "true")));
         }
     }
