@@ -29,7 +29,7 @@ public class AnonModeAssertingConfiguration {
             throw new IllegalStateException("spiffeidt.anon-mode.zkp=off is not supported: "
                     + "introspection is what binds an Anon-Mode root to this workload");
         }
-        return new InMemoryIntrospectionStore<>(clock, properties.maxEntries(), properties.purgeInterval());
+        return InMemoryIntrospectionStore.of(Mode.ANON_MODE.pathSegment(), clock, properties);
     }
 
     /**

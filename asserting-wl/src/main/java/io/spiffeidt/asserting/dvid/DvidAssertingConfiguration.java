@@ -74,7 +74,7 @@ public class DvidAssertingConfiguration {
             havingValue = "memory",
             matchIfMissing = true)
     IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
-        return new InMemoryIntrospectionStore<>(clock, properties.maxEntries(), properties.purgeInterval());
+        return InMemoryIntrospectionStore.of(Mode.DVID.pathSegment(), clock, properties);
     }
 
     /**

@@ -21,7 +21,7 @@ public class IdModeAssertingConfiguration {
             matchIfMissing = true)
     IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
             Clock clock, IntrospectionProperties properties) {
-        return new InMemoryIntrospectionStore<>(clock, properties.maxEntries(), properties.purgeInterval());
+        return InMemoryIntrospectionStore.of(Mode.ID_MODE.pathSegment(), clock, properties);
     }
 
     /**

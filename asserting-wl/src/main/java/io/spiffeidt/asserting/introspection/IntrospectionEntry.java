@@ -14,4 +14,19 @@ public interface IntrospectionEntry {
 
     /** The OAuth token to prove from ({@code zkp: lazy}, before the first introspection), or {@code null}. */
     String pendingOAuthToken();
+
+    /**
+     * What this entry weighs against the in-memory store's character budget: the characters of the
+     * proof record (its three texts; about 85,000 at 80 rounds) and of the pending OAuth token.
+     */
+    default long chars() {
+        OAuthProof proof = introspection();
+        String pending = pendingOAuthToken();
+        long proofChars = proof == null
+                ? 0
+                : (long) proof.msg().length()
+                        + proof.zkp().length()
+                        + proof.idpKey().length();
+        return proofChars + (pending == null ? 0 : pending.length());
+    }
 }

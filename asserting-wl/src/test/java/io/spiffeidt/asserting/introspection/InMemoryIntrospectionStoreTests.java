@@ -16,7 +16,7 @@ class InMemoryIntrospectionStoreTests {
     @Test
     void getWhenLiveThenValueAndWhenExpiredThenEmpty() {
         MutableClock clock = MutableClock.at(T0);
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 10, PURGE);
+        InMemoryIntrospectionStore<String> store = store(clock, 10);
         store.put("a", "one", T0.plusSeconds(120));
         assertThat(store.get("a")).contains("one");
         clock.set(T0.plusSeconds(120));
@@ -26,14 +26,14 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void getWhenUnknownThenEmpty() {
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(MutableClock.at(T0), 10, PURGE);
+        InMemoryIntrospectionStore<String> store = store(MutableClock.at(T0), 10);
         assertThat(store.get("nope")).isEmpty();
     }
 
     @Test
     void replaceWhenLiveThenNewValueSameExpiryAndWhenAbsentThenNothing() {
         MutableClock clock = MutableClock.at(T0);
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 10, PURGE);
+        InMemoryIntrospectionStore<String> store = store(clock, 10);
         store.put("a", "one", T0.plusSeconds(10));
         store.replace("a", "two");
         store.replace("b", "ghost");
@@ -46,7 +46,7 @@ class InMemoryIntrospectionStoreTests {
     @Test
     void putWhenBoundReachedThenOldestEvictedFirst() {
         MutableClock clock = MutableClock.at(T0);
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 3, PURGE);
+        InMemoryIntrospectionStore<String> store = store(clock, 3);
         for (int i = 0; i < 5; i++) {
             store.put("k" + i, "v" + i, T0.plusSeconds(100));
         }
@@ -59,7 +59,7 @@ class InMemoryIntrospectionStoreTests {
     @Test
     void putWhenBoundReachedThenExpiredDroppedBeforeLive() {
         MutableClock clock = MutableClock.at(T0);
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 2, PURGE);
+        InMemoryIntrospectionStore<String> store = store(clock, 2);
         store.put("old", "x", T0.plusSeconds(1));
         store.put("live", "y", T0.plusSeconds(100));
         clock.set(T0.plusSeconds(5));
@@ -72,7 +72,7 @@ class InMemoryIntrospectionStoreTests {
     @Test
     void putWhenPurgeIntervalPassedThenExpiredEntriesDroppedBelowTheBound() {
         MutableClock clock = MutableClock.at(T0);
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 1_000, PURGE);
+        InMemoryIntrospectionStore<String> store = store(clock, 1_000);
         for (int i = 0; i < 50; i++) {
             store.put("old" + i, "x", T0.plusSeconds(5));
         }
@@ -93,7 +93,7 @@ class InMemoryIntrospectionStoreTests {
     @Test
     void putWhenSweptThenNextSweepOnlyAfterAnotherInterval() {
         MutableClock clock = MutableClock.at(T0);
-        InMemoryIntrospectionStore<String> store = new InMemoryIntrospectionStore<>(clock, 1_000, PURGE);
+        InMemoryIntrospectionStore<String> store = store(clock, 1_000);
         clock.set(T0.plusSeconds(10));
         store.put("a", "x", T0.plusSeconds(12));
         clock.set(T0.plusSeconds(15));
@@ -107,8 +107,107 @@ class InMemoryIntrospectionStoreTests {
 
     @Test
     void constructWhenPurgeIntervalNotPositiveThenRefused() {
-        assertThatThrownBy(() -> new InMemoryIntrospectionStore<String>(MutableClock.at(T0), 10, Duration.ZERO))
+        assertThatThrownBy(() -> new InMemoryIntrospectionStore<String>(
+                        "test", MutableClock.at(T0), 10, 100, Duration.ZERO, String::length))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("purgeInterval");
+        assertThatThrownBy(() -> new InMemoryIntrospectionStore<String>(
+                        "test", MutableClock.at(T0), 10, 0, PURGE, String::length))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxChars");
+    }
+
+    @Test
+    void putWhenCharacterBudgetPassedThenOldestDroppedAndCountedAsLive() {
+        MutableClock clock = MutableClock.at(T0);
+        // each entry weighs its key (2) and its value (8): 10 characters, three fit in 30
+        InMemoryIntrospectionStore<String> store =
+                new InMemoryIntrospectionStore<>("test", clock, 1_000, 30, PURGE, String::length);
+        for (int i = 0; i < 5; i++) {
+            store.put("k" + i, "12345678", T0.plusSeconds(100));
+        }
+        assertThat(store.size()).isEqualTo(3);
+        assertThat(store.chars()).isEqualTo(30);
+        assertThat(store.get("k1")).isEmpty();
+        assertThat(store.get("k2")).contains("12345678");
+        assertThat(store.dropped()).as("two live records dropped for the bound").isEqualTo(2);
+    }
+
+    @Test
+    void putWhenOldestExpiredThenDroppedWithoutCountingAsLive() {
+        MutableClock clock = MutableClock.at(T0);
+        InMemoryIntrospectionStore<String> store =
+                new InMemoryIntrospectionStore<>("test", clock, 1_000, 20, PURGE, String::length);
+        store.put("k0", "12345678", T0.plusSeconds(1));
+        store.put("k1", "12345678", T0.plusSeconds(100));
+        clock.set(T0.plusSeconds(2));
+        store.put("k2", "12345678", T0.plusSeconds(100));
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(store.dropped()).isZero();
+    }
+
+    @Test
+    void putWhenEntryHeavierThanTheBudgetThenNotKept() {
+        InMemoryIntrospectionStore<String> store =
+                new InMemoryIntrospectionStore<>("test", MutableClock.at(T0), 1_000, 20, PURGE, String::length);
+        store.put("small", "x", T0.plusSeconds(100));
+        store.put("huge", "x".repeat(100), T0.plusSeconds(100));
+        assertThat(store.get("huge")).isEmpty();
+        assertThat(store.size()).isZero();
+        assertThat(store.chars()).isZero();
+        assertThat(store.dropped()).isEqualTo(2);
+    }
+
+    @Test
+    void replaceWhenHeavierThenWeightFollowsAndBudgetHolds() {
+        MutableClock clock = MutableClock.at(T0);
+        InMemoryIntrospectionStore<String> store =
+                new InMemoryIntrospectionStore<>("test", clock, 1_000, 40, PURGE, String::length);
+        store.put("k0", "1", T0.plusSeconds(100));
+        store.put("k1", "1", T0.plusSeconds(100));
+        assertThat(store.chars()).isEqualTo(6);
+        store.replace("k1", "x".repeat(30));
+        assertThat(store.chars()).isEqualTo(35);
+        assertThat(store.get("k1")).contains("x".repeat(30));
+        store.replace("k1", "x".repeat(37));
+        assertThat(store.get("k0")).as("the oldest went to make room").isEmpty();
+        assertThat(store.get("k1")).contains("x".repeat(37));
+        assertThat(store.chars()).isEqualTo(39);
+    }
+
+    @Test
+    void putWhenReplacedUnderTheSameKeyThenOneEntryAndItsWeight() {
+        InMemoryIntrospectionStore<String> store =
+                new InMemoryIntrospectionStore<>("test", MutableClock.at(T0), 2, 1_000, PURGE, String::length);
+        store.put("a", "1", T0.plusSeconds(100));
+        store.put("a", "123", T0.plusSeconds(100));
+        store.put("b", "1", T0.plusSeconds(100));
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(store.chars()).isEqualTo(6);
+        assertThat(store.get("a")).contains("123");
+        assertThat(store.dropped()).isZero();
+    }
+
+    @Test
+    void sweepWhenNothingIsPutThenExpiredDroppedOncePerInterval() {
+        MutableClock clock = MutableClock.at(T0);
+        InMemoryIntrospectionStore<String> store = store(clock, 1_000);
+        for (int i = 0; i < 10; i++) {
+            store.put("old" + i, "x", T0.plusSeconds(5));
+        }
+        store.put("live", "y", T0.plusSeconds(100));
+        clock.set(T0.plusSeconds(9));
+        store.sweep();
+        assertThat(store.size()).as("before the interval").isEqualTo(11);
+        clock.set(T0.plusSeconds(10));
+        store.sweep();
+        assertThat(store.size()).isEqualTo(1);
+        assertThat(store.chars()).isEqualTo("live".length() + 1);
+        assertThat(store.get("live")).contains("y");
+        assertThat(store.dropped()).isZero();
+    }
+
+    private static InMemoryIntrospectionStore<String> store(MutableClock clock, int maxEntries) {
+        return new InMemoryIntrospectionStore<>("test", clock, maxEntries, Long.MAX_VALUE, PURGE, String::length);
     }
 }
