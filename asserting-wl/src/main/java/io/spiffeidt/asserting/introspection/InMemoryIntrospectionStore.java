@@ -71,6 +71,8 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
     private final ToLongFunction<? super V> weigher;
     private final AtomicReference<Instant> nextPurge;
     private final AtomicReference<Instant> nextWarning;
+    /** {@link #dropped()} when the last warning was logged. */
+    private final AtomicLong droppedWhenWarned = new AtomicLong();
 
     /**
      * @param name what the store is called in logs and metrics (the mode)
@@ -208,19 +210,17 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
 
     /** Drops the oldest entries until both bounds hold; constant time per entry dropped. */
     private void trim(Instant now) {
-        long live = 0;
+        boolean droppedLive = false;
         while (size.get() > maxEntries || chars.get() > maxChars) {
             Entry<V> oldest = order.poll();
             if (oldest == null) {
                 break;
             }
             boolean alive = now.isBefore(oldest.expiresAt);
-            if (drop(oldest, alive) && alive) {
-                live++;
-            }
+            droppedLive |= drop(oldest, alive) && alive;
         }
-        if (live > 0) {
-            warn(now, live);
+        if (droppedLive) {
+            warn(now);
         }
     }
 
@@ -236,21 +236,23 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
         return true;
     }
 
-    private void warn(Instant now, long live) {
+    private void warn(Instant now) {
         Instant due = nextWarning.get();
         if (!now.isBefore(due) && nextWarning.compareAndSet(due, now.plus(purgeInterval))) {
+            long total = dropped.sum();
+            long since = total - droppedWhenWarned.getAndSet(total);
             log.warn(
                     "introspection store {} is full ({} entries, {} characters; bounds {} and {}): {} live records"
-                            + " dropped, {} since the start; their documents can no longer be introspected. Raise"
-                            + " spiffeidt.asserting.introspection.max-chars / max-entries and the heap, or shorten"
-                            + " the documents' lifetime",
+                            + " dropped since the last warning, {} since the start; their documents can no longer be"
+                            + " introspected. Raise spiffeidt.asserting.introspection.max-chars / max-entries and"
+                            + " the heap, or shorten the documents' lifetime",
                     name,
                     size.get(),
                     chars.get(),
                     maxEntries,
                     maxChars,
-                    live,
-                    dropped.sum());
+                    since,
+                    total);
         }
     }
 }
