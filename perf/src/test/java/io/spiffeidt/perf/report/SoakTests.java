@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,11 @@ class SoakTests {
     Path dir;
 
     private static List<Soak.Sample> samples(int n, double heapGrowthPerSample, double threadsGrowthPerSample) {
+        return samples(n, heapGrowthPerSample, threadsGrowthPerSample, i -> 40.0);
+    }
+
+    private static List<Soak.Sample> samples(
+            int n, double heapGrowthPerSample, double threadsGrowthPerSample, IntToDoubleFunction sockets) {
         List<Soak.Sample> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             double warm = i < 5 ? 500 : 0; // a big heap during the first 50 s: the warm-up
@@ -26,7 +32,7 @@ class SoakTests {
                     100 + warm + i * heapGrowthPerSample,
                     600 + warm,
                     120 + i * threadsGrowthPerSample,
-                    40,
+                    sockets.applyAsDouble(i),
                     5000));
         }
         return out;
@@ -52,6 +58,17 @@ class SoakTests {
         assertThat(Soak.judge(samples(6, 0, 0), Duration.ofSeconds(30)).flat())
                 .as("too few samples after the warm-up")
                 .isFalse();
+    }
+
+    @Test
+    void socketsWhenSingleSamplesJumpThenFlatAndWhenEverySampleRisesThenGrew() {
+        // the quiet soak's shape: 84-99 open sockets, two momentary samples of 140 and 133 in the last fifth
+        Soak.Verdict spikes =
+                Soak.judge(samples(60, 0, 0, i -> i == 55 ? 140 : i == 58 ? 133 : 84 + i % 16), Duration.ofSeconds(60));
+        assertThat(spikes.flat()).as(spikes.findings().toString()).isTrue();
+        assertThat(spikes.figures()).anyMatch(f -> f.startsWith("open sockets") && f.contains("median"));
+        Soak.Verdict leak = Soak.judge(samples(60, 0, 0, i -> 40 + i), Duration.ofSeconds(60));
+        assertThat(leak.findings()).singleElement().asString().startsWith("open sockets grew");
     }
 
     @Test
