@@ -179,40 +179,23 @@ public class OperationMetrics {
     public <T> T time(Mode mode, Operation operation, Supplier<T> work) {
         Span current = tracer.currentSpan();
         if (current != null && Boolean.FALSE.equals(current.context().sampled())) {
-            return timeWithoutSpan(mode, operation, work);
+            // describeDocument inside tags nothing (not the enclosing operation's span)
+            return timed(mode, operation, Span.NOOP, work);
         }
         Span span = tracer.nextSpan()
                 .name(operation.tagValue())
                 .tag(SPAN_MODE, mode.pathSegment())
                 .tag(SPAN_OPERATION, operation.tagValue())
                 .start();
-        Span outer = CURRENT_SPAN.get();
-        CURRENT_SPAN.set(span);
-        long start = System.nanoTime();
-        String outcome = ERROR;
         try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
-            T result = work.get();
-            outcome = SUCCESS;
-            return result;
-        } catch (AssertionException e) {
-            outcome = e.code().name();
-            throw e;
-        } finally {
-            record(mode, operation, outcome, System.nanoTime() - start);
-            restore(outer);
-            span.tag(SPAN_OUTCOME, outcome);
-            if (!SUCCESS.equals(outcome)) {
-                // the code only: an exception's message or stack trace may quote the document
-                span.tag("error", outcome);
-            }
-            span.end();
+            return timed(mode, operation, span, work);
         }
     }
 
-    private <T> T timeWithoutSpan(Mode mode, Operation operation, Supplier<T> work) {
+    /** Runs {@code work} as this thread's current operation on {@code span} ({@link Span#NOOP}: none). */
+    private <T> T timed(Mode mode, Operation operation, Span span, Supplier<T> work) {
         Span outer = CURRENT_SPAN.get();
-        // describeDocument inside tags nothing (not the enclosing operation's span)
-        CURRENT_SPAN.set(Span.NOOP);
+        CURRENT_SPAN.set(span);
         long start = System.nanoTime();
         String outcome = ERROR;
         try {
@@ -225,6 +208,14 @@ public class OperationMetrics {
         } finally {
             record(mode, operation, outcome, System.nanoTime() - start);
             restore(outer);
+            if (span != Span.NOOP) {
+                span.tag(SPAN_OUTCOME, outcome);
+                if (!SUCCESS.equals(outcome)) {
+                    // the code only: an exception's message or stack trace may quote the document
+                    span.tag("error", outcome);
+                }
+                span.end();
+            }
         }
     }
 
