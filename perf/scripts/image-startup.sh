@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A workload's start-up in its image (issue 31): with the offline Compose deployment up, each workload
+# container is stopped and started again, ROUNDS times, and timed from `docker compose start` to
+#   - Spring's "Started ... in X seconds (process running for Y)" (the JVM's own view), and
+#   - the first 200 of its readiness endpoint, polled every 50 ms from the host (what an orchestrator sees).
+# Output: perf/target/image-startup/startup.csv and summary.md (median and range per workload).
+#
+#   deploy/images/build-offline.sh && deploy/images/load-images.sh   # once (and build-offline-deps.sh once)
+#   perf/scripts/image-startup.sh                                     # ROUNDS=3 by default
+#
+# Needs a running Docker engine with the Compose plugin, the ports of the deployment free, and a quiet
+# machine (the figures are wall-clock times on the deployment's CPU limits: one CPU per workload).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${ROUNDS:-3}
+out=perf/target/image-startup
+mkdir -p "$out"
+compose=(docker compose -p spiffeidt -f deploy/compose/compose.yaml -f deploy/compose/offline.yaml)
+declare -A ready_url=(
+  [idp]=http://127.0.0.1:9000/.well-known/openid-configuration
+  [subject-wl]=http://127.0.0.1:18080/actuator/health/readiness
+  [asserting-wl]=http://127.0.0.1:18443/actuator/health/readiness
+  [target-wl]=http://127.0.0.1:18444/actuator/health/readiness
+  [m-tier]=http://127.0.0.1:18445/actuator/health/readiness
+)
+ms() { date +%s%3N; }
+
+echo "image-startup: $(date -u +%FT%TZ), git $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
+"${compose[@]}" up -d --wait --wait-timeout 300 > "$out/up.log" 2>&1 || { tail -20 "$out/up.log"; exit 1; }
+trap '"${compose[@]}" down -v > /dev/null 2>&1 || true' EXIT
+echo "workload,round,ready_ms,spring_started_s,jvm_running_s" > "$out/startup.csv"
+for round in $(seq 1 "$rounds"); do
+  for wl in idp asserting-wl target-wl m-tier subject-wl; do
+    "${compose[@]}" stop "$wl" > /dev/null 2>&1
+    sleep 2
+    since=$(date -u +%FT%T.%3NZ)
+    t0=$(ms)
+    "${compose[@]}" start "$wl" > /dev/null 2>&1
+    ready=""
+    for _ in $(seq 1 1200); do # at most 60 s
+      if curl -fs -o /dev/null --max-time 1 "${ready_url[$wl]}"; then
+        ready=$(($(ms) - t0))
+        break
+      fi
+      sleep 0.05
+    done
+    [ -n "$ready" ] || { echo "image-startup: $wl not ready within 60 s" >&2; exit 1; }
+    line=$("${compose[@]}" logs --no-color --since "$since" "$wl" 2> /dev/null | grep -m1 -o 'Started [A-Za-z]* in [0-9.]* seconds (process running for [0-9.]*)' || true)
+    spring=$(sed -n 's/.* in \([0-9.]*\) seconds.*/\1/p' <<< "$line")
+    jvm=$(sed -n 's/.*running for \([0-9.]*\))/\1/p' <<< "$line")
+    echo "$wl,$round,$ready,${spring:-},${jvm:-}" >> "$out/startup.csv"
+    echo "  round $round $wl: ready after ${ready} ms (Spring ${spring:-?} s, JVM ${jvm:-?} s)"
+    sleep 3 # let the others settle before the next start
+  done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$out" << 'EOF'
+import csv, statistics, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(f"{out}/startup.csv")))
+lines = ["| workload | ready (ms): median [min–max] | Spring started (s) | JVM running (s) |", "|---|---|---|---|"]
+for wl in dict.fromkeys(r["workload"] for r in rows):
+    rs = [r for r in rows if r["workload"] == wl]
+    ready = [int(r["ready_ms"]) for r in rs]
+    def med(key):
+        v = [float(r[key]) for r in rs if r[key]]
+        return f"{statistics.median(v):.2f}" if v else "–"
+    lines.append(f"| {wl} | {statistics.median(ready):.0f} [{min(ready)}–{max(ready)}] | {med('spring_started_s')} | {med('jvm_running_s')} |")
+open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
