@@ -38,7 +38,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * subject-wl's page in a real browser (headless Debian chromium through chromedriver): log in at
  * the development IdP, then per mode mint, read the decoded layers, deposit, see the balance change
- * and a waterfall entry per hop; a wrong password shows the IdP's error; a lost session goes back to
+ * and a waterfall entry per hop, each linked to the answer's trace at {@code spiffeidt.tracing.ui-url};
+ * a wrong password shows the IdP's error; a lost session goes back to
  * the login; logout ends the IdP session too. Screenshots go to {@code target/screenshots/}.
  *
  * <p>Skipped when no chromium or chromedriver is installed (system properties {@code
@@ -51,6 +52,7 @@ class PageBrowserIT extends EmbeddedStackIT {
     private static final String USER = "user0001";
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final String TRACE_UI = "http://127.0.0.1:9411/zipkin/traces/{traceId}";
 
     private static WebDriver browser;
     private static Path profile;
@@ -63,7 +65,10 @@ class PageBrowserIT extends EmbeddedStackIT {
                 Files.isExecutable(chromium) && Files.isExecutable(chromedriver),
                 "PageBrowserIT skipped: no " + chromium + " or " + chromedriver
                         + " (apt-get install chromium chromium-driver)");
-        startStack(DevStackSettings.ephemeral());
+        // every trace recorded (no exporter: nothing leaves the stack) and a trace UI, so the page links each hop
+        startStack(DevStackSettings.ephemeral()
+                .withProperty("management.tracing.sampling.probability", "1.0")
+                .withProperty("spiffeidt.tracing.ui-url", TRACE_UI));
         profile = Files.createTempDirectory("spiffeidt-chromium-");
         browser = HeadlessChromium.open(chromium, chromedriver, profile);
         Files.createDirectories(SCREENSHOTS);
@@ -149,10 +154,20 @@ class PageBrowserIT extends EmbeddedStackIT {
                     .as(hop.getAttribute("data-hop"))
                     .isNotEmpty();
         }
-        // the answer's trace (traceresponse) on every hop: an id here, a link where a trace UI is set
+        // the answer's trace (traceresponse) on every hop: its id, a link to the trace UI (set, and sampled)
         assertThat(text("trace-id")).matches("Trace of this call: trace [0-9a-f]{8}");
-        assertThat(browser.findElements(By.cssSelector("#waterfall .hop .trace")))
-                .hasSameSizeAs(browser.findElements(By.cssSelector("#waterfall .hop")));
+        WebElement shown = browser.findElement(By.cssSelector("#trace-id a.trace"));
+        String traceId = shown.getAttribute("title").replaceFirst("^trace ", "");
+        assertThat(traceId).matches("[0-9a-f]{32}").startsWith(text("trace-id").replaceFirst("^.* trace ", ""));
+        String href = TRACE_UI.replace("{traceId}", traceId);
+        assertThat(shown.getAttribute("href")).isEqualTo(href);
+        List<WebElement> hops = browser.findElements(By.cssSelector("#waterfall .hop"));
+        List<WebElement> links = browser.findElements(By.cssSelector("#waterfall .hop a.trace"));
+        assertThat(links).hasSameSizeAs(hops).isNotEmpty();
+        assertThat(links).allSatisfy(link -> assertThat(link.getAttribute("href"))
+                .as("hop link to the trace")
+                .isEqualTo(href)
+                .endsWith("/" + traceId));
 
         screenshot(mode);
     }
