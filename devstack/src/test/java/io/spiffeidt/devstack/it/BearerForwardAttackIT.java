@@ -2,18 +2,13 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKMatcher;
 import com.nimbusds.jose.jwk.JWKSelector;
-import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.PlainJWT;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.time.Instant;
@@ -27,8 +22,11 @@ import org.junit.jupiter.api.Test;
  * What the bearer-forward baseline refuses (docs/formats/bearer-forward.md "Rejections"): callers
  * off the allow-lists (403), and at m-tier and target-wl a missing access token (401 {@code
  * TOKEN_REQUIRED}, challenge {@code Bearer}) and a malformed, expired, other-audience or tampered
- * one, each 401 with its code and the RFC 6750 challenge {@code Bearer error="invalid_token"}. Tokens are signed with the development IdP's own key, so only the rule
- * under test fails. And the weakness it documents: the user's token works at every tier.
+ * one, and one of an issuer off the allow-list, one signed by a key the IdP's JWKS does not have,
+ * an ID token and an unsigned one (there and at subject-wl), each 401 with its code and the RFC
+ * 6750 challenge {@code Bearer error="invalid_token"}. Tokens are signed with the development IdP's
+ * own key, so only the rule under test fails. And the weakness it documents: the user's token works
+ * at every tier.
  */
 class BearerForwardAttackIT extends EmbeddedStackIT {
 
@@ -123,6 +121,35 @@ class BearerForwardAttackIT extends EmbeddedStackIT {
     }
 
     /**
+     * The refusals the shared {@code OAuthTokenVerifier} makes before or instead of a signature check
+     * (docs/formats/bearer-forward.md "Rejections"), through the running stack: where the user
+     * presents the token (subject-wl) and at both hops that verify the forwarded one.
+     */
+    @Test
+    void callWhenIssuerUnknownKeyUnknownIdTokenOrAlgNoneThen401WithItsCodeAtEveryTier() throws Exception {
+        // the IdP's own key, but an issuer off the allow-list: refused before any key is looked up
+        String foreignIssuer =
+                signedByIdp(claims("user0078").issuer("https://evil.example").build());
+        // the IdP's issuer, signed by a key its JWKS does not have
+        String unknownKey = signedAccessToken(claims("user0078").build(), randomRsaKey("not-the-idps"));
+        // a genuine token of the IdP, but the OIDC ID token of the login, not its access token
+        String idToken = idpTokens("user0078").json().get("id_token").asString();
+        // another algorithm: an unsecured JWT (alg none)
+        String unsigned = new PlainJWT(claims("user0078").build()).serialize();
+        Map<String, String> cases = Map.of(
+                foreignIssuer, "UNKNOWN_ISSUER",
+                unknownKey, "UNTRUSTED_KEY",
+                idToken, "UNSUPPORTED",
+                unsigned, "UNSUPPORTED");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            assertInvalidToken(client.user("bearer-forward", "balance", c.getKey(), "{}"), c.getValue());
+            for (String[] hop : HOPS) {
+                assertInvalidToken(present(hop[0], hop[1], "balance", "{}", c.getKey()), c.getValue());
+            }
+        }
+    }
+
+    /**
      * The documented weakness (docs/formats/bearer-forward.md "What an attacker can do"): the token
      * is the only proof, and it is the same at every tier. Whoever holds it (a log line, a memory
      * dump, any tier it passed through) and can call a tier acts as the user there, at m-tier and
@@ -161,14 +188,6 @@ class BearerForwardAttackIT extends EmbeddedStackIT {
         JWKSource<SecurityContext> keys = stack.context("idp").getBean(JWKSource.class);
         List<JWK> found = keys.get(
                 new JWKSelector(new JWKMatcher.Builder().privateOnly(true).build()), null);
-        RSAKey key = found.get(0).toRSAKey();
-        SignedJWT jwt = new SignedJWT(
-                new JWSHeader.Builder(JWSAlgorithm.RS256)
-                        .keyID(key.getKeyID())
-                        .type(new JOSEObjectType("at+jwt"))
-                        .build(),
-                claims);
-        jwt.sign(new RSASSASigner(key));
-        return jwt.serialize();
+        return signedAccessToken(claims, found.get(0).toRSAKey());
     }
 }

@@ -2,10 +2,21 @@ package io.spiffeidt.devstack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -39,6 +50,34 @@ abstract class EmbeddedStackIT {
         char[] payload = parts[1].toCharArray();
         payload[index] = payload[index] == 'A' ? 'B' : 'A';
         return parts[0] + "." + new String(payload) + "." + parts[2];
+    }
+
+    /** A fresh RSA key named {@code kid}, which no key set of the stack holds. */
+    static RSAKey randomRsaKey(String kid) throws Exception {
+        return new RSAKeyGenerator(2048).keyID(kid).generate();
+    }
+
+    /** {@code claims} as an RFC 9068 access token: RS256, {@code typ} at+jwt, signed by {@code key} (its kid). */
+    static String signedAccessToken(JWTClaimsSet claims, RSAKey key) throws Exception {
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256)
+                        .keyID(key.getKeyID())
+                        .type(new JOSEObjectType("at+jwt"))
+                        .build(),
+                claims);
+        jwt.sign(new RSASSASigner(key));
+        return jwt.serialize();
+    }
+
+    /** The development IdP's answer to {@code user}'s login: its {@code access_token} and OIDC {@code id_token}. */
+    static Answer idpTokens(String user) {
+        return SystemClient.send(
+                stack.idpUrl().resolve("/dev/token"),
+                "POST",
+                "application/x-www-form-urlencoded",
+                "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password=password",
+                Map.of(),
+                null);
     }
 
     /** Each body, sent by subject-wl to m-tier at {@code path}, gets a 4xx answer. */

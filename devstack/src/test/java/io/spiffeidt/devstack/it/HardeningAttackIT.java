@@ -6,9 +6,6 @@ import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
@@ -17,11 +14,9 @@ import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
 import java.math.BigInteger;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -56,7 +51,7 @@ class HardeningAttackIT extends EmbeddedStackIT {
 
     @Test
     void mintWhenOidcIdTokenInsteadOfAccessTokenThen401InvalidToken() throws Exception {
-        Answer issued = idpToken("user0031");
+        Answer issued = idpTokens("user0031");
         String idToken = issued.json().get("id_token").asString();
 
         HttpResponse<String> answer = post("/api/dvid/mint", idToken, null, Map.of());
@@ -97,17 +92,17 @@ class HardeningAttackIT extends EmbeddedStackIT {
                 "UNSUPPORTED",
                 hs256.serialize(),
                 "UNSUPPORTED",
-                sign(
+                signedAccessToken(
                         new JWTClaimsSet.Builder(claims)
                                 .issuer("https://evil.example")
                                 .build(),
-                        randomKey("k")),
+                        randomRsaKey("k")),
                 "UNKNOWN_ISSUER",
-                sign(
+                signedAccessToken(
                         new JWTClaimsSet.Builder(claims)
                                 .expirationTime(Date.from(Instant.now().minusSeconds(600)))
                                 .build(),
-                        randomKey("k")),
+                        randomRsaKey("k")),
                 "UNTRUSTED_KEY");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             HttpResponse<String> answer = post("/api/dvid/balance", c.getKey(), null, Map.of());
@@ -127,7 +122,7 @@ class HardeningAttackIT extends EmbeddedStackIT {
     void userApiWhenManyRandomKidsInARowThenEach401AndRealTokensStillWork() throws Exception {
         for (int i = 0; i < 8; i++) {
             HttpResponse<String> answer =
-                    post("/api/dvid/balance", sign(claims(), randomKey("random-" + i)), null, Map.of());
+                    post("/api/dvid/balance", signedAccessToken(claims(), randomRsaKey("random-" + i)), null, Map.of());
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(401);
             assertThat(code(answer)).isEqualTo("UNTRUSTED_KEY");
         }
@@ -233,16 +228,6 @@ class HardeningAttackIT extends EmbeddedStackIT {
 
     // ---- helpers
 
-    private static Answer idpToken(String user) {
-        return SystemClient.send(
-                stack.idpUrl().resolve("/dev/token"),
-                "POST",
-                "application/x-www-form-urlencoded",
-                "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password=password",
-                Map.of(),
-                null);
-    }
-
     private static JWTClaimsSet claims() {
         return new JWTClaimsSet.Builder()
                 .issuer(stack.idpUrl().toString())
@@ -251,21 +236,6 @@ class HardeningAttackIT extends EmbeddedStackIT {
                 .issueTime(new Date())
                 .expirationTime(Date.from(Instant.now().plusSeconds(600)))
                 .build();
-    }
-
-    private static RSAKey randomKey(String kid) throws Exception {
-        return new RSAKeyGenerator(2048).keyID(kid).generate();
-    }
-
-    private static String sign(JWTClaimsSet claims, RSAKey key) throws Exception {
-        SignedJWT jwt = new SignedJWT(
-                new JWSHeader.Builder(JWSAlgorithm.RS256)
-                        .keyID(key.getKeyID())
-                        .type(new JOSEObjectType("at+jwt"))
-                        .build(),
-                claims);
-        jwt.sign(new RSASSASigner(key));
-        return jwt.serialize();
     }
 
     private static HttpResponse<String> post(String path, String token, String json, Map<String, String> headers)

@@ -99,6 +99,36 @@ class WireBytesIT extends EmbeddedStackIT {
     }
 
     @Test
+    void balanceWhenABaselineWithACredentialThenTheHeaderCarriesTheDocumentAndMtlsOnlyCarriesNone() throws Exception {
+        String token = client.userToken("user0045");
+
+        // bearer-forward: the user's access token at every hop, its size without the scheme
+        Map<String, WireBytes.Entry> bearer = hops(post("bearer-forward", "balance", token));
+        assertThat(bearer.get("m-tier").document()).isEqualTo(token.length());
+        assertThat(bearer.get("m-tier.target-wl").document()).isEqualTo(token.length());
+        assertThat(bearer.get("m-tier").sent()).isGreaterThan(token.length() + 100L);
+
+        // txn-token: the Txn-Token at both hops, m-tier's replacement on the second (a JWT of hundreds)
+        assertThat(post("txn-token", "mint", token).statusCode()).isEqualTo(200);
+        Map<String, WireBytes.Entry> txn = hops(post("txn-token", "balance", token));
+        for (String hop : List.of("m-tier", "m-tier.target-wl")) {
+            WireBytes.Entry e = txn.get(hop);
+            assertThat(e.document()).as(hop).isBetween(300L, 2_000L);
+            // the header is the request's largest part: what is not the document is a head of a few hundred
+            assertThat(e.sent() - e.document()).as(hop).isBetween(100L, 1_500L);
+        }
+
+        // mtls-only: the caller's word in a header, no document at either hop
+        assertThat(post("mtls-only", "mint", token).statusCode()).isEqualTo(200);
+        Map<String, WireBytes.Entry> mtls = hops(post("mtls-only", "balance", token));
+        assertThat(mtls.get("m-tier").document()).isEqualTo(-1);
+        assertThat(mtls.get("m-tier.target-wl").document()).isEqualTo(-1);
+        // the callers' metrics count the same documents
+        assertThat(documents("m-tier", "txn-token", "target-wl")).isPositive();
+        assertThat(documents("subject-wl", "mtls-only", "m-tier")).isZero();
+    }
+
+    @Test
     void balanceWhenDvidThenTheSameDocumentAtEveryHopAndTheProofTravelsOnce() throws Exception {
         String token = client.userToken("user0043");
         assertThat(post("dvid", "mint", token).statusCode()).isEqualTo(200);
@@ -161,6 +191,18 @@ class WireBytesIT extends EmbeddedStackIT {
                 .summaries()
                 .stream()
                 .mapToDouble(s -> s.totalAmount())
+                .sum();
+    }
+
+    /** How many downstream calls of {@code workload} in {@code mode} carried a document. */
+    private static long documents(String workload, String mode, String downstream) {
+        MeterRegistry registry = stack.context(workload).getBean(MeterRegistry.class);
+        return Search.in(registry)
+                .name(OperationMetrics.CLIENT_DOCUMENT_SIZE)
+                .tags("mode", mode, "downstream", downstream)
+                .summaries()
+                .stream()
+                .mapToLong(s -> s.count())
                 .sum();
     }
 

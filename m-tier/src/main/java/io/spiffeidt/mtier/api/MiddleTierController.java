@@ -79,7 +79,8 @@ public abstract class MiddleTierController<D> {
                         outgoing.request(request.amount()),
                         AccountResponse.class,
                         idempotencyKey,
-                        outgoing.headers());
+                        outgoing.headers(),
+                        outgoing.headerDocumentCharacters());
     }
 
     /**

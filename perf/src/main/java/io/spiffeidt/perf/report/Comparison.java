@@ -192,10 +192,12 @@ final class Comparison {
                 : r.configurations().isEmpty() ? null : r.configurations().get(0);
         Table t = Table.of(
                 "Document size at each hop",
-                "Mean characters of the document (token and ID-Mode certificate side-car; the encodings are ASCII,"
+                "Mean characters of the document (token and ID-Mode certificate side-car, or the Txn-Token or access"
+                        + " token a baseline's header carries; the encodings are ASCII,"
                         + " so bytes): as asserting-wl minted it (spiffeidt.document.size, depth 1, mint phase), and as"
                         + " each hop's requests carried it (spiffeidt.http.client.document.size, use phase);"
-                        + " – where nothing travels. Configuration: " + (config == null ? "–" : config)
+                        + " – where nothing travels (mtls-only's user header is no document). Configuration: "
+                        + (config == null ? "–" : config)
                         + "; deployment: " + r.primary() + ".",
                 "Mode",
                 "minted (asserting-wl)",

@@ -49,6 +49,7 @@ public abstract class HopFlow implements SubjectFlow {
                         outgoing.request(amount),
                         AccountResponse.class,
                         idempotencyKey,
-                        outgoing.headers());
+                        outgoing.headers(),
+                        outgoing.headerDocumentCharacters());
     }
 }

@@ -58,9 +58,6 @@ public class MtlsOnlySubjectFlow extends HopFlow {
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         return callMiddleTier(
-                operation,
-                Outgoing.inHeader(document.token(), MtlsOnlyHop.USER_HEADER, document.token()),
-                amount,
-                idempotencyKey);
+                operation, Outgoing.wordInHeader(MtlsOnlyHop.USER_HEADER, document.token()), amount, idempotencyKey);
     }
 }

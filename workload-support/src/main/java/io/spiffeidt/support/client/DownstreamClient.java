@@ -55,7 +55,8 @@ import org.springframework.web.client.RestClientException;
  * mtls_client_setup}.
  *
  * <p>Bytes: every call that reached a connection records its bytes on the wire and the size of the
- * {@link DocumentRequest} it carried ({@code spiffeidt.http.client.bytes}, {@code
+ * document it carried, in its {@link DocumentRequest} or, for a baseline, in a header ({@code
+ * spiffeidt.http.client.bytes}, {@code
  * spiffeidt.http.client.document.size}, by the call's path) and adds them to the request's {@code
  * Wire-Bytes} header ({@link WireBytes}) with the downstream's own entries.
  *
@@ -113,6 +114,7 @@ public final class DownstreamClient {
                 jsonBody,
                 Optional.empty(),
                 Map.of(),
+                -1,
                 responseType == Void.class,
                 response -> response.bodyTo(responseType));
     }
@@ -139,14 +141,16 @@ public final class DownstreamClient {
             Object jsonBody,
             Class<T> responseType,
             Optional<IdempotencyKey> idempotencyKey) {
-        return post(operation, path, jsonBody, responseType, idempotencyKey, Map.of());
+        return post(operation, path, jsonBody, responseType, idempotencyKey, Map.of(), -1);
     }
 
     /**
      * {@link #post(Operation, String, Object, Class, Optional)} with request headers that carry what
-     * a mode without a document sends (the user's bearer token, the user header of mtls-only); never
-     * logged.
+     * a baseline sends instead of a body document (the Txn-Token, the forwarded bearer token, the
+     * user header of mtls-only); never logged.
      *
+     * @param headerDocument the characters of the document {@code headers} carry (the Txn-Token, the
+     *     access token without its scheme), counted as the request's document; -1 when they carry none
      * @throws AssertionException the downstream's code, or UPSTREAM_UNAVAILABLE
      */
     public <T> T post(
@@ -155,7 +159,8 @@ public final class DownstreamClient {
             Object jsonBody,
             Class<T> responseType,
             Optional<IdempotencyKey> idempotencyKey,
-            Map<String, String> headers) {
+            Map<String, String> headers,
+            long headerDocument) {
         Objects.requireNonNull(responseType, "responseType");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
         Objects.requireNonNull(headers, "headers");
@@ -168,6 +173,7 @@ public final class DownstreamClient {
                         jsonBody,
                         idempotencyKey,
                         headers,
+                        headerDocument,
                         responseType == Void.class,
                         response -> response.bodyTo(responseType)));
     }
@@ -185,6 +191,7 @@ public final class DownstreamClient {
                 jsonBody,
                 Optional.empty(),
                 Map.of(),
+                -1,
                 false,
                 response -> response.bodyTo(responseType));
     }
@@ -203,6 +210,7 @@ public final class DownstreamClient {
                 null,
                 Optional.empty(),
                 Map.of(),
+                -1,
                 false,
                 response -> response.bodyTo(responseType));
     }
@@ -218,6 +226,7 @@ public final class DownstreamClient {
             Object jsonBody,
             Optional<IdempotencyKey> idempotencyKey,
             Map<String, String> headers,
+            long headerDocument,
             boolean noBody,
             BodyReader<T> reader) {
         long callStart = System.nanoTime();
@@ -260,8 +269,9 @@ public final class DownstreamClient {
         } finally {
             bytes.end();
             if (bytes.counted()) {
-                // a body without a token (a mode whose credential travels in a header) carried no document
-                long document = jsonBody instanceof DocumentRequest d && d.token() != null ? d.characters() : -1;
+                // a baseline's document travels in a header (the caller says its size), the others' in the body
+                long document =
+                        jsonBody instanceof DocumentRequest d && d.token() != null ? d.characters() : headerDocument;
                 metrics.recordWireBytes(
                         mode, downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
                 WireBytes.recordCall(downstream.workloadName(), path, bytes.sent(), bytes.received(), document);

@@ -15,23 +15,44 @@ import java.util.Objects;
  * @param artifacts the ID-Mode certificate side-car, or {@code null}
  * @param depth the number of layers (1 for a mode without a document)
  * @param headers the headers that carry {@code token} instead of the body (empty: the body carries it)
+ * @param headerDocument whether {@code token} in the headers is a document (a credential the next
+ *     tier verifies: the Txn-Token, the forwarded access token) rather than the caller's word (the
+ *     user header of mtls-only); {@code false} when the body carries the document
  */
-public record Outgoing(String token, String artifacts, int depth, Map<String, String> headers) {
+public record Outgoing(String token, String artifacts, int depth, Map<String, String> headers, boolean headerDocument) {
 
     /** Requires the token; copies the headers. */
     public Outgoing {
         Objects.requireNonNull(token, "token");
         headers = headers == null ? Map.of() : Map.copyOf(headers);
+        headerDocument = headerDocument && !headers.isEmpty();
     }
 
     /** A document carried in the request body. */
     public Outgoing(String token, String artifacts, int depth) {
-        this(token, artifacts, depth, Map.of());
+        this(token, artifacts, depth, Map.of(), false);
     }
 
-    /** What a baseline sends: {@code token} in one header, nothing in the body. */
+    /**
+     * What a baseline with a credential sends: the document {@code token} in one header ({@code
+     * value}: the header's text, e.g. {@code Bearer <token>}), nothing in the body.
+     */
     public static Outgoing inHeader(String token, String header, String value) {
-        return new Outgoing(token, null, 1, Map.of(header, value));
+        return new Outgoing(token, null, 1, Map.of(header, value), true);
+    }
+
+    /** What a baseline without a document sends: {@code value} in one header, nothing in the body. */
+    public static Outgoing wordInHeader(String header, String value) {
+        return new Outgoing(value, null, 1, Map.of(header, value), false);
+    }
+
+    /**
+     * The characters of the document the headers carry (the token, not the header's scheme), as the
+     * downstream client counts it for {@code spiffeidt.http.client.document.size}; -1 when they
+     * carry none (the body carries the document, or only the caller's word travels).
+     */
+    public long headerDocumentCharacters() {
+        return headerDocument ? token.length() : -1;
     }
 
     /**

@@ -57,7 +57,7 @@ public class OperationMetrics {
     /** Bytes of one downstream call on the wire, per {@code direction} ({@code sent}, {@code received}). */
     public static final String CLIENT_BYTES = "spiffeidt.http.client.bytes";
 
-    /** Characters of the document one downstream call carried in its request body. */
+    /** Characters of the document one downstream call carried (in its body, or a baseline's header). */
     public static final String CLIENT_DOCUMENT_SIZE = "spiffeidt.http.client.document.size";
 
     /** Counter of OAuth proof checks by the memo's answer ({@code result}: {@code hit}, {@code miss}). */

@@ -17,7 +17,8 @@ import java.util.Locale;
  * request as written on the connection (request line, headers, body), {@code received} the answer as
  * read from it (status line, headers, body, chunk framing), both inside TLS (no record overhead, no
  * handshake); {@code document} the characters of the document the request carried ({@code
- * DocumentRequest}'s token and artifacts), absent when it carried none.
+ * DocumentRequest}'s token and artifacts, or the Txn-Token or access token a baseline carries in a
+ * header), absent when it carried none (mtls-only's user header is no document).
  *
  * <p>One instance is bound to the thread that handles a request by {@link ServerTimingFilter} (so
  * {@code spiffeidt.server-timing.enabled} switches both headers); {@link #current()} is {@code null}

@@ -145,6 +145,6 @@ public class MtlsOnlyHop extends AbstractHop<Delegation> {
     private Outgoing headerFor(String issuer, String subject) {
         String value = headerValue(issuer, subject);
         recordSize(1, value.length());
-        return Outgoing.inHeader(value, USER_HEADER, value);
+        return Outgoing.wordInHeader(USER_HEADER, value);
     }
 }

@@ -70,6 +70,9 @@ class BearerForwardHopTests {
                 .containsEntry(HttpHeaders.AUTHORIZATION, "Bearer aaa.bbb.ccc")
                 .hasSize(1);
         assertThat(hop.begin("aaa.bbb.ccc", Role.M_TIER).request(3L).token()).isNull();
+        // the access token is the document of the hop, its scheme is not
+        assertThat(hop.begin("aaa.bbb.ccc", Role.M_TIER).headerDocumentCharacters())
+                .isEqualTo("aaa.bbb.ccc".length());
     }
 
     @Test

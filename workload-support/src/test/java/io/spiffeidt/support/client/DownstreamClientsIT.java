@@ -18,6 +18,7 @@ import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.SvidPin;
 import io.spiffeidt.support.identity.X509SourceFactory;
+import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.problem.ProblemDetailsAdvice;
 import io.spiffeidt.support.testapp.TestController;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -359,6 +361,41 @@ class DownstreamClientsIT {
         assertThat(bytes("sent").max()).isBetween(100.0 + "{\"i\":1}".length(), 1_000.0);
         assertThat(registry.find(OperationMetrics.CLIENT_DOCUMENT_SIZE).summary())
                 .isNull();
+    }
+
+    @Test
+    void verifyWhenAHeaderCarriesTheDocumentThenItsSizeIsTheDocumentAndTheBodyAddsNothing() {
+        DownstreamClient client = client(ConnectionStrategy.POOLED);
+        String token = "t".repeat(641);
+
+        // a baseline's credential (the Txn-Token, a forwarded access token) in its header, only the amount in the body
+        client.post(
+                Operation.TARGET_CALL,
+                "/test/echo",
+                new DocumentRequest(null, 5L, null),
+                Map.class,
+                Optional.empty(),
+                Map.of("Txn-Token", token),
+                token.length());
+
+        DistributionSummary document = registry.find(OperationMetrics.CLIENT_DOCUMENT_SIZE)
+                .tags("endpoint", "/test/echo")
+                .summary();
+        assertThat(document.count()).isEqualTo(1);
+        assertThat(document.max()).isEqualTo(641);
+        // the header travelled: the request holds the token besides its head and the amount
+        assertThat(bytes("sent").max()).isGreaterThan(641 + 100);
+
+        // a header that carries only the caller's word (mtls-only's user) is no document
+        client.post(
+                Operation.TARGET_CALL,
+                "/test/echo",
+                new DocumentRequest(null, 5L, null),
+                Map.class,
+                Optional.empty(),
+                Map.of("X-User", "iss=\"a\", sub=\"b\""),
+                -1);
+        assertThat(document.count()).isEqualTo(1);
     }
 
     @Test

@@ -63,6 +63,8 @@ class MtlsOnlyHopTests {
         assertThat(verified.result().outermost().audience()).isEqualTo(TestIdentities.id(Role.M_TIER));
         Outgoing onward = mTier.forward(verified, Role.TARGET_WL);
         assertThat(onward.headers()).containsExactly(java.util.Map.entry(MtlsOnlyHop.USER_HEADER, value));
+        // the caller's word travels, no document
+        assertThat(onward.headerDocumentCharacters()).isEqualTo(-1);
         assertThat(onward.request(5L).token()).isNull();
         assertThat(onward.request(5L).amount()).isEqualTo(5L);
 

@@ -135,6 +135,8 @@ class TxnTokenHopTests {
                 Role.TARGET_WL);
 
         assertThat(onward.headers()).containsExactly(Map.entry(TxnTokenHop.HEADER, token));
+        // the Txn-Token is the document of the hop, though a header carries it
+        assertThat(onward.headerDocumentCharacters()).isEqualTo(token.length());
         assertThat(onward.request(5L).token()).isNull();
         assertThat(onward.request(5L).artifacts()).isNull();
         assertThat(onward.request(5L).amount()).isEqualTo(5L);
