@@ -12,6 +12,8 @@
 # machine (the figures are wall-clock times on the deployment's CPU limits: one CPU per workload).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=../../deploy/lib/cgroup.sh
+source deploy/lib/cgroup.sh
 rounds=${ROUNDS:-3}
 out=perf/target/image-startup
 mkdir -p "$out"
@@ -28,7 +30,7 @@ ms() { date +%s%3N; }
 echo "image-startup: $(date -u +%FT%TZ), git $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "${compose[@]}" up -d --wait --wait-timeout 300 > "$out/up.log" 2>&1 || { tail -20 "$out/up.log"; exit 1; }
 trap '"${compose[@]}" down -v > /dev/null 2>&1 || true' EXIT
-echo "workload,round,ready_ms,spring_started_s,jvm_running_s" > "$out/startup.csv"
+echo "workload,round,ready_ms,cpu_ms,spring_started_s,jvm_running_s" > "$out/startup.csv"
 for round in $(seq 1 "$rounds"); do
   for wl in idp asserting-wl target-wl m-tier subject-wl; do
     "${compose[@]}" stop "$wl" > /dev/null 2>&1
@@ -45,11 +47,12 @@ for round in $(seq 1 "$rounds"); do
       sleep 0.05
     done
     [ -n "$ready" ] || { echo "image-startup: $wl not ready within 60 s" >&2; exit 1; }
+    cpu=$(container_cpu_ms "spiffeidt-$wl-1") # the container's cgroup is made anew by each start
     line=$("${compose[@]}" logs --no-color --since "$since" "$wl" 2> /dev/null | grep -m1 -o 'Started [A-Za-z]* in [0-9.]* seconds (process running for [0-9.]*)' || true)
     spring=$(sed -n 's/.* in \([0-9.]*\) seconds.*/\1/p' <<< "$line")
     jvm=$(sed -n 's/.*running for \([0-9.]*\))/\1/p' <<< "$line")
-    echo "$wl,$round,$ready,${spring:-},${jvm:-}" >> "$out/startup.csv"
-    echo "  round $round $wl: ready after ${ready} ms (Spring ${spring:-?} s, JVM ${jvm:-?} s)"
+    echo "$wl,$round,$ready,$cpu,${spring:-},${jvm:-}" >> "$out/startup.csv"
+    echo "  round $round $wl: ready after ${ready} ms, ${cpu} ms of CPU (Spring ${spring:-?} s, JVM ${jvm:-?} s)"
     sleep 3 # let the others settle before the next start
   done
 done
@@ -58,14 +61,14 @@ python3 - "$out" << 'EOF'
 import csv, statistics, sys
 out = sys.argv[1]
 rows = list(csv.DictReader(open(f"{out}/startup.csv")))
-lines = ["| workload | ready (ms): median [min–max] | Spring started (s) | JVM running (s) |", "|---|---|---|---|"]
+lines = ["| workload | ready (ms): median [min–max] | CPU until ready (ms) | Spring started (s) | JVM running (s) |", "|---|---|---|---|---|"]
 for wl in dict.fromkeys(r["workload"] for r in rows):
     rs = [r for r in rows if r["workload"] == wl]
     ready = [int(r["ready_ms"]) for r in rs]
     def med(key):
         v = [float(r[key]) for r in rs if r[key]]
         return f"{statistics.median(v):.2f}" if v else "–"
-    lines.append(f"| {wl} | {statistics.median(ready):.0f} [{min(ready)}–{max(ready)}] | {med('spring_started_s')} | {med('jvm_running_s')} |")
+    lines.append(f"| {wl} | {statistics.median(ready):.0f} [{min(ready)}–{max(ready)}] | {med('cpu_ms')} | {med('spring_started_s')} | {med('jvm_running_s')} |")
 open(f"{out}/summary.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF
