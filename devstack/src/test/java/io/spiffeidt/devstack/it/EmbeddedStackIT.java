@@ -13,10 +13,7 @@ import com.nimbusds.jwt.SignedJWT;
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -71,13 +68,7 @@ abstract class EmbeddedStackIT {
 
     /** The development IdP's answer to {@code user}'s login: its {@code access_token} and OIDC {@code id_token}. */
     static Answer idpTokens(String user) {
-        return SystemClient.send(
-                stack.idpUrl().resolve("/dev/token"),
-                "POST",
-                "application/x-www-form-urlencoded",
-                "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password=password",
-                Map.of(),
-                null);
+        return client.idpTokens(user);
     }
 
     /** Each body, sent by subject-wl to m-tier at {@code path}, gets a 4xx answer. */

@@ -54,15 +54,20 @@ public final class SystemClient {
         this.stack = stack;
     }
 
-    /** A user's access token from the dev IdP. */
-    public String userToken(String user) {
-        Answer a = send(
+    /** The dev IdP's answer to {@code user}'s login: its {@code access_token} and OIDC {@code id_token}. */
+    public Answer idpTokens(String user) {
+        return send(
                 stack.idpUrl().resolve("/dev/token"),
                 "POST",
                 "application/x-www-form-urlencoded",
                 "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password=password",
                 Map.of(),
                 null);
+    }
+
+    /** A user's access token from the dev IdP. */
+    public String userToken(String user) {
+        Answer a = idpTokens(user);
         if (a.status() != 200) {
             throw new IllegalStateException("IdP answered " + a.status());
         }
