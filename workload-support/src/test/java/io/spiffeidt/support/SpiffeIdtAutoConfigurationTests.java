@@ -2,8 +2,10 @@ package io.spiffeidt.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.LoggerContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.logging.LogbackMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -35,6 +37,7 @@ import io.spiffeidt.support.idmode.IdModeAutoConfiguration;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidAutoConfiguration;
 import io.spiffeidt.support.lsvid.LsvidHop;
+import io.spiffeidt.support.metrics.LogbackEventMetrics;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.metrics.OperationMetricsAutoConfiguration;
@@ -57,6 +60,7 @@ import java.util.Base64;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -64,6 +68,7 @@ import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.logging.logback.LogbackMetricsAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -440,6 +445,31 @@ class SpiffeIdtAutoConfigurationTests {
                             .count())
                     .isEqualTo(1);
         });
+    }
+
+    @Test
+    void logbackEventsWhenBootsBinderConfiguredThenCountedByAnAppenderAndNoTurboFilter() {
+        LoggerContext logging = (LoggerContext) LoggerFactory.getILoggerFactory();
+        runner.withConfiguration(AutoConfigurations.of(LogbackMetricsAutoConfiguration.class))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).getBean(LogbackMetrics.class).isInstanceOf(LogbackEventMetrics.class);
+                    assertThat(logging.getTurboFilterList())
+                            .as("logback's turbo filters, asked on every level check")
+                            .isEmpty();
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    double before = registry.get("logback.events")
+                            .tags("level", "warn")
+                            .counter()
+                            .count();
+                    LoggerFactory.getLogger(SpiffeIdtAutoConfigurationTests.class)
+                            .warn("one warning for logback.events");
+                    assertThat(registry.get("logback.events")
+                                    .tags("level", "warn")
+                                    .counter()
+                                    .count())
+                            .isEqualTo(before + 1);
+                });
     }
 
     @Test

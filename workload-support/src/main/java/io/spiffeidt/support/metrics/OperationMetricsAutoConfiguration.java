@@ -1,9 +1,11 @@
 package io.spiffeidt.support.metrics;
 
+import ch.qos.logback.classic.LoggerContext;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.logging.LogbackMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.tracing.Tracer;
@@ -11,18 +13,22 @@ import io.spiffeidt.support.crypto.CryptoAutoConfiguration;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.identity.IdentityProperties;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.logging.logback.LogbackMetricsAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
@@ -39,8 +45,26 @@ import org.springframework.core.Ordered;
             CryptoAutoConfiguration.class,
             OpenTelemetryTracingAutoConfiguration.class,
             MicrometerTracingAutoConfiguration.class
-        })
+        },
+        before = LogbackMetricsAutoConfiguration.class)
 public class OperationMetricsAutoConfiguration {
+
+    /**
+     * {@code logback.events} counted by an appender ({@link LogbackEventMetrics}) instead of Boot's
+     * turbo filter, which logback runs on every level check; Boot's binder backs off.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "ch.qos.logback.classic.LoggerContext")
+    @Conditional(LogbackEventMetrics.LogbackCondition.class)
+    public static class LogbackEventsConfiguration {
+
+        /** The binder; Boot's metrics binding binds it to the registry. */
+        @Bean
+        @ConditionalOnMissingBean(LogbackMetrics.class)
+        public LogbackEventMetrics logbackEventMetrics() {
+            return new LogbackEventMetrics(Tags.empty(), (LoggerContext) LoggerFactory.getILoggerFactory());
+        }
+    }
 
     /**
      * Operation timers and document sizes on the application's meter registry, each operation a span
