@@ -9,7 +9,8 @@
 # images (build-offline-deps.sh) and the five project images (build-offline.sh, load-images.sh);
 # `docker compose up --wait`; the walk-through in the four modes after a warm-up; each container's CPU and
 # memory idle; a pooling profile switch by environment variable (seen on the wire: under `thesis`
-# target-wl calls /dvid/validate per DVID request, under `pooled` it does not); the Gatling CI profile
+# target-wl calls /dvid/validate per DVID request, under `pooled` it does not) that recreates the
+# workloads, asserting-wl keeping the DVID signing key the dvid-key service made; the Gatling CI profile
 # against the deployment with zero failed requests, with each container's CPU time and memory during it;
 # `docker compose down -v`.
 # Skips with a message and exit 0 when SPIRE_BIN is unset, no Docker engine can start, or the compose
@@ -62,12 +63,14 @@ log "$(docker compose version)"
 
 # --- images ---
 bash deploy/images/build-offline-deps.sh | sed 's/^/  /'
-# the project's image tars (made again when one is missing or older than its module's jar)
+# the project's image tars (made again when one is missing or older than a jar it holds: the module's own
+# and the project's libraries; the exec jar is no guide, its file time is the reproducible build's fixed one)
 stale=0
 for m in idp subject-wl asserting-wl m-tier target-wl; do
-  jar=$(ls "$m"/target/"$m"-*-exec.jar 2> /dev/null | head -1)
-  [ -n "$jar" ] || fail "$m/target has no runnable jar: run ./mvnw install -DskipTests first"
-  [ -f "$m/target/jib-image.tar" ] && [ "$m/target/jib-image.tar" -nt "$jar" ] || stale=1
+  ls "$m"/target/"$m"-*-exec.jar > /dev/null 2>&1 || fail "$m/target has no runnable jar: run ./mvnw install -DskipTests first"
+  for jar in "$m"/target/"$m"-*.jar assertion-core/target/assertion-core-*.jar workload-support/target/workload-support-*.jar; do
+    [ -f "$m/target/jib-image.tar" ] && [ "$m/target/jib-image.tar" -nt "$jar" ] || stale=1
+  done
 done
 [ -f devstack/target/zipkin/zipkin-image.tar ] || stale=1
 [ "$stale" = 0 ] || bash deploy/images/build-offline.sh | sed 's/^/  /'
@@ -89,6 +92,12 @@ for wl in subject-wl asserting-wl m-tier target-wl; do
   grep -q "runs as spiffe://example.org/$wl" "$work/$wl.log" || fail "$wl did not get its SVID from SPIRE"
 done
 log "the four workloads run as their SPIFFE IDs, SVIDs from the SPIRE agent (docker workload attestor)"
+dvid_kid() { # the key id asserting-wl's log names for its DVID signing key read from the dvid-key volume
+  "${compose[@]}" logs --no-color asserting-wl 2>&1 | sed -n 's/.*DVID signing key: DvidSigningKey\[RSA, from file\], key id \([^ ]*\).*/\1/p' | tail -1
+}
+kid=$(dvid_kid)
+[ -n "$kid" ] || fail "asserting-wl did not read its DVID signing key from the dvid-key volume"
+log "asserting-wl signs DVIDs with the key made once by the dvid-key service (key id $kid)"
 
 # --- the walk-through ---
 base=http://127.0.0.1:8080
@@ -152,6 +161,8 @@ grep -qi '^server-timing:.*m-tier\.target-wl\.validate_call' "$work/headers" \
 SPIFFEIDT_POOLING_PROFILE=pooled SPIFFEIDT_MEMO_ENABLED=true "${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 \
   || { tail -30 "$work/up.log"; fail "docker compose up with SPIFFEIDT_POOLING_PROFILE=pooled"; }
 log "SPIFFEIDT_POOLING_PROFILE=pooled docker compose up: the workloads were recreated"
+[ "$(dvid_kid)" = "$kid" ] || fail "the recreated asserting-wl signs with another DVID key ($(dvid_kid), was $kid)"
+log "the recreated asserting-wl kept its DVID signing key (key id $kid): DVIDs minted before still verify"
 warm_up "$(token_for user0002)"
 t=$(token_for user0004)
 call dvid balance "$t" > /dev/null || fail "dvid balance under pooled"

@@ -30,9 +30,7 @@ public class DvidAssertingConfiguration {
 
     @Bean
     DvidSigningKey dvidSigningKey(DvidAssertingProperties properties) {
-        DvidSigningKey key = DvidSigningKey.loadOrGenerate(properties.keyPath());
-        log.info("DVID signing key: {}", key);
-        return key;
+        return DvidSigningKey.loadOrGenerate(properties.keyPath());
     }
 
     @Bean
@@ -44,7 +42,11 @@ public class DvidAssertingConfiguration {
 
     @Bean
     DvidMinter dvidMinter(DvidSigningKey key, SignatureProvider provider, DvidSettings settings) {
-        return new DvidMinter(key.privateKey(), key.publicKey(), provider.provider(), settings, new SecureRandom());
+        DvidMinter minter =
+                new DvidMinter(key.privateKey(), key.publicKey(), provider.provider(), settings, new SecureRandom());
+        // the key id is public (the JWKS names it): it tells whether a restart kept the key
+        log.info("DVID signing key: {}, key id {}", key, minter.keyId());
+        return minter;
     }
 
     @Bean
