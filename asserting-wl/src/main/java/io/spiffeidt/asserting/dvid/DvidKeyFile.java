@@ -16,15 +16,14 @@ import java.util.Objects;
 /**
  * Makes the DVID signing key file of a Docker Compose deployment, once: a one-shot service ({@code
  * dvid-key} in {@code deploy/compose/compose.yaml}) runs it with the asserting-wl image on a named
- * volume before asserting-wl starts. Without a key file asserting-wl generates a key at every start:
- * the DVIDs minted before a restart then no longer verify, and each start spends its CPU on an
- * RSA-2048 key. The Kubernetes deployment does the same with a Secret ({@link DvidKeySecret}).
+ * volume before asserting-wl starts. Without a key file asserting-wl generates a key at every start,
+ * and the DVIDs minted before a restart no longer verify. The Kubernetes deployment does the same with a Secret ({@link DvidKeySecret}).
  *
  * <p>When the file exists it is left alone, whatever it holds (asserting-wl refuses a bad key at
  * its start, with the path in the message). Otherwise an RSA-2048 key (the workload's default DVID
  * key type) is written as PKCS#8 PEM to a file beside it, readable by its owner only and owned by
- * the workload's user, then moved in place atomically: a reader never sees half a key, and of two
- * runs racing, one key wins and both succeed. It never prints the key.
+ * the workload's user, then linked into place (a hard link, which fails where the name exists): a
+ * reader never sees half a key, and of two runs racing, the first key stays and both succeed. It never prints the key.
  *
  * <p>Arguments: the key file's path, optionally the owner's numeric user and group id ({@value
  * #DEFAULT_OWNER}, the images' user). Exit status 0 when the file exists afterwards, 1 otherwise.
