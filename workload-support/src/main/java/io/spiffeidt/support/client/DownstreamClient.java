@@ -109,14 +109,7 @@ public final class DownstreamClient {
     public <T> T post(String path, Object jsonBody, Class<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
         return exchange(
-                HttpMethod.POST,
-                path,
-                jsonBody,
-                Optional.empty(),
-                Map.of(),
-                -1,
-                responseType == Void.class,
-                response -> response.bodyTo(responseType));
+                Call.of(HttpMethod.POST, path, jsonBody, responseType == Void.class, r -> r.bodyTo(responseType)));
     }
 
     /**
@@ -167,7 +160,7 @@ public final class DownstreamClient {
         return metrics.time(
                 mode,
                 operation,
-                () -> exchange(
+                () -> exchange(new Call<>(
                         HttpMethod.POST,
                         path,
                         jsonBody,
@@ -175,7 +168,7 @@ public final class DownstreamClient {
                         headers,
                         headerDocument,
                         responseType == Void.class,
-                        response -> response.bodyTo(responseType)));
+                        r -> r.bodyTo(responseType))));
     }
 
     /**
@@ -185,15 +178,7 @@ public final class DownstreamClient {
      */
     public <T> T post(String path, Object jsonBody, ParameterizedTypeReference<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(
-                HttpMethod.POST,
-                path,
-                jsonBody,
-                Optional.empty(),
-                Map.of(),
-                -1,
-                false,
-                response -> response.bodyTo(responseType));
+        return exchange(Call.of(HttpMethod.POST, path, jsonBody, false, r -> r.bodyTo(responseType)));
     }
 
     /**
@@ -204,15 +189,7 @@ public final class DownstreamClient {
      */
     public <T> T get(String path, Class<T> responseType) {
         Objects.requireNonNull(responseType, "responseType");
-        return exchange(
-                HttpMethod.GET,
-                path,
-                null,
-                Optional.empty(),
-                Map.of(),
-                -1,
-                false,
-                response -> response.bodyTo(responseType));
+        return exchange(Call.of(HttpMethod.GET, path, null, false, r -> r.bodyTo(responseType)));
     }
 
     @FunctionalInterface
@@ -220,7 +197,14 @@ public final class DownstreamClient {
         T read(RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse response) throws IOException;
     }
 
-    private <T> T exchange(
+    /**
+     * One request to the downstream: what {@link #exchange} sends and how it reads the answer.
+     *
+     * @param headers request headers that carry a baseline's document instead of the body (never logged)
+     * @param headerDocument the characters of the document {@code headers} carry; -1 when they carry none
+     * @param noBody whether a 2xx answer has no body to read ({@code Void})
+     */
+    private record Call<T>(
             HttpMethod method,
             String path,
             Object jsonBody,
@@ -229,6 +213,14 @@ public final class DownstreamClient {
             long headerDocument,
             boolean noBody,
             BodyReader<T> reader) {
+
+        /** A request without an idempotency key and without document headers. */
+        static <T> Call<T> of(HttpMethod method, String path, Object jsonBody, boolean noBody, BodyReader<T> reader) {
+            return new Call<>(method, path, jsonBody, Optional.empty(), Map.of(), -1, noBody, reader);
+        }
+    }
+
+    private <T> T exchange(Call<T> call) {
         long callStart = System.nanoTime();
         Optional<Deadline> deadline = Deadline.current();
         // the downstream gets what is left less the time its answer needs to come back
@@ -239,10 +231,10 @@ public final class DownstreamClient {
         ExchangeBytes bytes = ExchangeBytes.begin();
         try {
             try {
-                return attempt(method, path, jsonBody, idempotencyKey, headers, noBody, reader, callStart, forward);
+                return attempt(call, callStart, forward);
             } catch (RestClientException | IllegalStateException e) {
                 if (!closedWithoutAnswer(e)
-                        || !repeatable(method, path, idempotencyKey)
+                        || !repeatable(call.method(), call.path(), call.idempotencyKey())
                         || deadline.map(Deadline::passed).orElse(false)) {
                     throw e;
                 }
@@ -252,8 +244,8 @@ public final class DownstreamClient {
                 log.info(
                         "{} closed the connection without an answer to {}: sent once more",
                         downstream.workloadName(),
-                        path);
-                return attempt(method, path, jsonBody, idempotencyKey, headers, noBody, reader, callStart, forward);
+                        call.path());
+                return attempt(call, callStart, forward);
             }
         } catch (AssertionException | RequestRefusedException e) {
             throw e;
@@ -270,11 +262,12 @@ public final class DownstreamClient {
             bytes.end();
             if (bytes.counted()) {
                 // a baseline's document travels in a header (the caller says its size), the others' in the body
-                long document =
-                        jsonBody instanceof DocumentRequest d && d.token() != null ? d.characters() : headerDocument;
+                long document = call.jsonBody() instanceof DocumentRequest d && d.token() != null
+                        ? d.characters()
+                        : call.headerDocument();
                 metrics.recordWireBytes(
-                        mode, downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
-                WireBytes.recordCall(downstream.workloadName(), path, bytes.sent(), bytes.received(), document);
+                        mode, downstream.workloadName(), call.path(), bytes.sent(), bytes.received(), document);
+                WireBytes.recordCall(downstream.workloadName(), call.path(), bytes.sent(), bytes.received(), document);
             }
         }
     }
@@ -299,28 +292,20 @@ public final class DownstreamClient {
         return false;
     }
 
-    private <T> T attempt(
-            HttpMethod method,
-            String path,
-            Object jsonBody,
-            Optional<IdempotencyKey> idempotencyKey,
-            Map<String, String> headers,
-            boolean noBody,
-            BodyReader<T> reader,
-            long callStart,
-            long forward) {
+    private <T> T attempt(Call<T> call, long callStart, long forward) {
         return transport.call(client -> withBody(
-                        client.method(method)
-                                .uri(path)
+                        client.method(call.method())
+                                .uri(call.path())
                                 .headers(h -> {
-                                    headers.forEach(h::set);
+                                    call.headers().forEach(h::set);
                                     if (forward > 0) {
                                         h.set(Deadline.HEADER, Long.toString(forward));
                                     }
-                                    idempotencyKey.ifPresent(key -> h.set(IdempotencyKey.HEADER, key.headerValue()));
+                                    call.idempotencyKey()
+                                            .ifPresent(key -> h.set(IdempotencyKey.HEADER, key.headerValue()));
                                 })
                                 .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON),
-                        jsonBody)
+                        call.jsonBody())
                 .exchange(
                         (request, response) -> {
                             // the downstream's call tree joins this request's Server-Timing
@@ -333,10 +318,10 @@ public final class DownstreamClient {
                                     response.getHeaders().get(WireBytes.HEADER));
                             HttpStatusCode status = response.getStatusCode();
                             if (status.is2xxSuccessful()) {
-                                if (noBody) {
+                                if (call.noBody()) {
                                     return null;
                                 }
-                                T body = reader.read(response);
+                                T body = call.reader().read(response);
                                 if (body == null) {
                                     throw new AssertionException(
                                             ErrorCode.UPSTREAM_UNAVAILABLE,
