@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fault test with real SPIRE (issue 28, items 2 and 3; deploy/README.md "Faults under load").
 #
-# SPIRE server and agent on loopback as in deploy/spire-it (join token, unix attestor, one user and one
-# registration entry per workload, but the `disk` key manager on both so that they can be restarted), a
+# SPIRE server and agent on loopback by deploy/lib/spire.sh, as deploy/spire-it (join token, unix attestor, one
+# user and one registration entry per workload, but the `disk` key manager on both so that they can be
+# restarted), a
 # throw-away PostgreSQL server of its own (.ci/postgres.sh on a free port) holding target-wl's accounts and
 # asserting-wl's introspection entries, the IdP and the four workloads each as its own `java -jar` process
 # under its own user, every workload with the `pooled` profile. Then, while deploy/fault-it/load.py keeps a
@@ -54,9 +55,9 @@ load_pid=""
 export SPIFFEIDT_PG_BASE="$work/pg"
 cleanup() {
   [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null || true
-  for p in "${pid[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pid[@]}" ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || true; done
   sleep 2
-  for p in "${pid[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  for p in "${pid[@]}" ${pids[@]+"${pids[@]}"}; do kill -9 "$p" 2>/dev/null || true; done
   bash "$root_dir/.ci/postgres-stop.sh" >/dev/null 2>&1 || true
   if [ "${FAULT_IT_KEEP:-0}" != 1 ]; then rm -rf "$work"; else echo "fault-it: logs kept in $work"; fi
 }
@@ -67,8 +68,10 @@ fail() {
   for f in "$work"/*.log; do echo "--- $f"; tail -15 "$f"; done
   exit 1
 }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 now() { date +%s.%N; }
+pids=() # what deploy/lib/spire.sh starts (also in pid[], which the restarts below update)
+# shellcheck source=../lib/spire.sh
+source "$root_dir/deploy/lib/spire.sh"
 
 for m in idp subject-wl asserting-wl m-tier target-wl; do
   [ -f "$m/target/$m-$version-exec.jar" ] || fail "$m/target/$m-$version-exec.jar missing (./mvnw package -DskipTests)"
@@ -94,103 +97,14 @@ for d in spiffeidt introspection; do
 done
 log "PostgreSQL on 127.0.0.1:$pg_port (data $SPIFFEIDT_PG_BASE/data), databases spiffeidt (accounts) and introspection, synchronous_commit on"
 
-# --- SPIRE server and agent on loopback, keys on disk so both survive a restart ---
-server_port=$(free_port)
-mkdir -p "$work/server" "$work/agent/data" "$work/agent/public"
-chmod 755 "$work/agent" "$work/agent/public"
-cat > "$work/server/server.conf" <<CONF
-server {
-  bind_address = "127.0.0.1"
-  bind_port = "$server_port"
-  socket_path = "$work/server/api.sock"
-  trust_domain = "$td"
-  data_dir = "$work/server"
-  log_level = "INFO"
-  ca_key_type = "ec-p256"
-  ca_ttl = "1h"
-  default_x509_svid_ttl = "${svid_ttl}s"
-  # the agent's own SVID outlives the test: left at the workloads' 60 s, it could expire while the server
-  # is away, and the restarted agent (which cannot attest again with a used join token) then never came up
-  agent_ttl = "1h"
-}
-plugins {
-  DataStore "sql" {
-    plugin_data {
-      database_type = "sqlite3"
-      connection_string = "$work/server/datastore.sqlite3"
-    }
-  }
-  NodeAttestor "join_token" {
-    plugin_data {}
-  }
-  KeyManager "disk" {
-    plugin_data {
-      keys_path = "$work/server/keys.json"
-    }
-  }
-}
-CONF
-start_server() {
-  "$SPIRE_BIN/spire-server" run -config "$work/server/server.conf" >> "$work/spire-server.log" 2>&1 &
-  pid[spire-server]=$!
-  for _ in $(seq 60); do
-    "$SPIRE_BIN/spire-server" healthcheck -socketPath "$work/server/api.sock" >/dev/null 2>&1 && return 0
-    sleep 1
-  done
-  fail "SPIRE server not healthy"
-}
-start_server
-agent_id=spiffe://$td/agent/fault-it
-token=$("$SPIRE_BIN/spire-server" token generate -socketPath "$work/server/api.sock" -spiffeID "$agent_id" -ttl 600 \
-  | sed -n 's/^Token: //p')
-[ -n "$token" ] || fail "no join token"
-declare -A uid
-for wl in subject-wl asserting-wl m-tier target-wl; do
-  user=spiffeidt-$wl
-  id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
-  uid[$wl]=$(id -u "$user")
-  "$SPIRE_BIN/spire-server" entry create -socketPath "$work/server/api.sock" -parentID "$agent_id" \
-    -spiffeID "spiffe://$td/$wl" -selector "unix:uid:${uid[$wl]}" -x509SVIDTTL "$svid_ttl" >/dev/null
-done
-id -u spiffeidt-idp >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin spiffeidt-idp
-log "SPIRE server on 127.0.0.1:$server_port, 4 entries by uid, X.509-SVID TTL ${svid_ttl}s"
-
-cat > "$work/agent/agent.conf" <<CONF
-agent {
-  data_dir = "$work/agent/data"
-  log_level = "INFO"
-  server_address = "127.0.0.1"
-  server_port = "$server_port"
-  socket_path = "$work/agent/public/api.sock"
-  trust_domain = "$td"
-  insecure_bootstrap = true
-}
-plugins {
-  NodeAttestor "join_token" {
-    plugin_data {}
-  }
-  KeyManager "disk" {
-    plugin_data {
-      directory = "$work/agent/data"
-    }
-  }
-  WorkloadAttestor "unix" {
-    plugin_data {}
-  }
-}
-CONF
-start_agent() { # [JOIN_TOKEN]: only the first start attests; a restart reuses the agent's SVID in data_dir
-  "$SPIRE_BIN/spire-agent" run -config "$work/agent/agent.conf" ${1:+-joinToken "$1"} >> "$work/spire-agent.log" 2>&1 &
-  pid[spire-agent]=$!
-  for _ in $(seq 60); do
-    "$SPIRE_BIN/spire-agent" healthcheck -socketPath "$work/agent/public/api.sock" >/dev/null 2>&1 && return 0
-    sleep 1
-  done
-  tail -20 "$work/spire-agent.log" >&2
-  fail "SPIRE agent not healthy"
-}
-start_agent "$token"
-log "SPIRE agent attested (join token), Workload API at $work/agent/public/api.sock"
+# --- SPIRE server and agent on loopback (deploy/lib/spire.sh), keys on disk so both survive a restart ---
+# the agent's own SVID outlives the test: left at the workloads' 60 s, it could expire while the server is
+# away, and the restarted agent (which cannot attest again with a used join token) then never came up
+spire_keys=disk
+spire_agent_ttl=1h
+spire_start fault-it
+pid[spire-server]=$spire_server_pid
+pid[spire-agent]=$spire_agent_pid
 
 # --- the IdP and the four workloads, one process and one user each ---
 mkdir -p "$work/jars"
@@ -319,11 +233,6 @@ for target in asserting-wl m-tier target-wl postgresql; do
 done
 
 # --- 2. SPIRE server away ---
-serial() { # WORKLOAD: serial and expiry of the X.509-SVID it presents
-  { openssl s_client -connect "127.0.0.1:${port[$1]}" </dev/null 2>/dev/null || true; } \
-    | { openssl x509 -noout -serial -enddate 2>/dev/null || true; } | tr '\n' ' '
-}
-updates() { grep -c "Received X509Context update" "$work/$1.log" || true; }
 declare -A before count
 for wl in asserting-wl m-tier target-wl; do before[$wl]=$(serial "$wl"); [ -n "${before[$wl]}" ] || fail "no SVID seen on $wl's port"; done
 for wl in subject-wl asserting-wl m-tier target-wl; do count[$wl]=$(updates "$wl"); done
@@ -336,7 +245,8 @@ grep -q -i "error" "$work/spire-agent.log" && log "  agent log while the server 
 to=$(now)
 printf '{"kind":"spire","what":"SPIRE server stopped","from":%s,"to":%s,"note":"workloads serve with the SVIDs they have"}\n' \
   "$from" "$to" >> "$faults"
-start_server
+spire_server_run
+pid[spire-server]=$spire_server_pid
 log "SPIRE server started again; waiting for a new SVID in every workload"
 from=$(now)
 deadline=$(( $(date +%s) + svid_ttl + 60 ))
@@ -363,7 +273,8 @@ kill "${pid[spire-agent]}"
 wait "${pid[spire-agent]}" 2>/dev/null || true
 log "SPIRE agent stopped"
 sleep 3
-start_agent
+spire_agent_run
+pid[spire-agent]=$spire_agent_pid
 log "SPIRE agent started again (its SVID from data_dir, no new attestation)"
 deadline=$(( $(date +%s) + 90 ))
 while :; do

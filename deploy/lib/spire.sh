@@ -5,11 +5,16 @@
 #   work       the run's directory (mode 755)        SPIRE_BIN  the directory of spire-server, spire-agent
 #   td         the trust domain                      svid_ttl   the workloads' X.509-SVID TTL in seconds
 #   version    the project's version                 pids       an array; every process started is appended
-# and defines `log MESSAGE` and `fail MESSAGE` (which exits).
-#   spire_start NAME        SPIRE server (memory key manager, sqlite, join token) and agent (unix workload
-#                           attestor), one system user `spiffeidt-<wl>` and one registration entry by uid per
-#                           workload; NAME ends the agent's SPIFFE ID. Sets server_port, agent_id, uid[wl],
-#                           socket (the Workload API socket).
+# and defines `log MESSAGE` and `fail MESSAGE` (which exits); optionally
+#   spire_keys       `memory` (default) or `disk`: where server and agent keep their keys; with `disk` both
+#                    can be stopped and started again (spire_server_run, spire_agent_run without a token)
+#   spire_agent_ttl  the agent's own SVID TTL (SPIRE's default when unset)
+#   spire_start NAME        SPIRE server (sqlite, join token) and agent (unix workload attestor), one system
+#                           user `spiffeidt-<wl>` and one registration entry by uid per workload; NAME ends
+#                           the agent's SPIFFE ID. Sets server_port, agent_id, uid[wl], socket (the Workload
+#                           API socket), spire_server_pid, spire_agent_pid.
+#   spire_server_run        starts the configured SPIRE server (again) and waits until it is healthy
+#   spire_agent_run [TOKEN] starts the configured agent (again; only the first start needs the join token)
 #   workloads_start ARGS... copies the exec jars into $work/jars and starts the IdP and the four workloads on
 #                           free loopback ports, each as its own user, with the JVM options of the array
 #                           java_opts (default: C1 only, 512k stacks) and ARGS after the common arguments;
@@ -30,7 +35,25 @@ serial() {
 }
 
 spire_start() {
-  local name=$1 token wl user
+  local name=$1 token wl user server_keys agent_keys agent_ttl=""
+  [ -z "${spire_agent_ttl:-}" ] || agent_ttl="agent_ttl = \"$spire_agent_ttl\""
+  if [ "${spire_keys:-memory}" = disk ]; then
+    server_keys="KeyManager \"disk\" {
+    plugin_data {
+      keys_path = \"$work/server/keys.json\"
+    }
+  }"
+    agent_keys="KeyManager \"disk\" {
+    plugin_data {
+      directory = \"$work/agent/data\"
+    }
+  }"
+  else
+    server_keys='KeyManager "memory" {
+    plugin_data {}
+  }'
+    agent_keys=$server_keys
+  fi
   server_port=$(free_port)
   mkdir -p "$work/server" "$work/agent/data" "$work/agent/public"
   chmod 755 "$work/agent" "$work/agent/public"
@@ -45,6 +68,7 @@ server {
   ca_key_type = "ec-p256"
   ca_ttl = "1h"
   default_x509_svid_ttl = "${svid_ttl}s"
+  $agent_ttl
 }
 plugins {
   DataStore "sql" {
@@ -56,18 +80,10 @@ plugins {
   NodeAttestor "join_token" {
     plugin_data {}
   }
-  KeyManager "memory" {
-    plugin_data {}
-  }
+  $server_keys
 }
 CONF
-  "$SPIRE_BIN/spire-server" run -config "$work/server/server.conf" > "$work/spire-server.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 60); do
-    "$SPIRE_BIN/spire-server" healthcheck -socketPath "$work/server/api.sock" >/dev/null 2>&1 && break
-    sleep 1
-  done
-  "$SPIRE_BIN/spire-server" healthcheck -socketPath "$work/server/api.sock" >/dev/null || fail "SPIRE server not healthy"
+  spire_server_run
   agent_id=spiffe://$td/agent/$name
   token=$("$SPIRE_BIN/spire-server" token generate -socketPath "$work/server/api.sock" -spiffeID "$agent_id" -ttl 600 \
     | sed -n 's/^Token: //p')
@@ -96,23 +112,38 @@ plugins {
   NodeAttestor "join_token" {
     plugin_data {}
   }
-  KeyManager "memory" {
-    plugin_data {}
-  }
+  $agent_keys
   WorkloadAttestor "unix" {
     plugin_data {}
   }
 }
 CONF
-  "$SPIRE_BIN/spire-agent" run -config "$work/agent/agent.conf" -joinToken "$token" > "$work/spire-agent.log" 2>&1 &
-  pids+=($!)
   socket=$work/agent/public/api.sock
+  spire_agent_run "$token"
+  log "SPIRE agent attested (join token), Workload API at $socket"
+}
+
+spire_server_run() { # its log grows across restarts
+  "$SPIRE_BIN/spire-server" run -config "$work/server/server.conf" >> "$work/spire-server.log" 2>&1 &
+  spire_server_pid=$!
+  pids+=("$spire_server_pid")
   for _ in $(seq 60); do
-    "$SPIRE_BIN/spire-agent" healthcheck -socketPath "$socket" >/dev/null 2>&1 && break
+    "$SPIRE_BIN/spire-server" healthcheck -socketPath "$work/server/api.sock" >/dev/null 2>&1 && return 0
     sleep 1
   done
-  "$SPIRE_BIN/spire-agent" healthcheck -socketPath "$socket" >/dev/null || fail "SPIRE agent not healthy"
-  log "SPIRE agent attested (join token), Workload API at $socket"
+  fail "SPIRE server not healthy"
+}
+
+spire_agent_run() { # [JOIN_TOKEN]: a restart without one reuses the agent's SVID kept in its data_dir (disk keys)
+  "$SPIRE_BIN/spire-agent" run -config "$work/agent/agent.conf" ${1:+-joinToken "$1"} >> "$work/spire-agent.log" 2>&1 &
+  spire_agent_pid=$!
+  pids+=("$spire_agent_pid")
+  for _ in $(seq 60); do
+    "$SPIRE_BIN/spire-agent" healthcheck -socketPath "$work/agent/public/api.sock" >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  tail -20 "$work/spire-agent.log" >&2
+  fail "SPIRE agent not healthy"
 }
 
 workloads_start() {
