@@ -123,27 +123,24 @@ CONF
   log "SPIRE agent attested (join token), Workload API at $socket"
 }
 
-spire_server_run() { # its log grows across restarts
-  "$SPIRE_BIN/spire-server" run -config "$work/server/server.conf" >> "$work/spire-server.log" 2>&1 &
-  spire_server_pid=$!
-  pids+=("$spire_server_pid")
-  for _ in $(seq 60); do
-    "$SPIRE_BIN/spire-server" healthcheck -socketPath "$work/server/api.sock" >/dev/null 2>&1 && return 0
-    sleep 1
-  done
-  fail "SPIRE server not healthy"
-}
+spire_server_run() { _spire_run server "$work/server/api.sock"; }
 
 spire_agent_run() { # [JOIN_TOKEN]: a restart without one reuses the agent's SVID kept in its data_dir (disk keys)
-  "$SPIRE_BIN/spire-agent" run -config "$work/agent/agent.conf" ${1:+-joinToken "$1"} >> "$work/spire-agent.log" 2>&1 &
-  spire_agent_pid=$!
-  pids+=("$spire_agent_pid")
+  _spire_run agent "$work/agent/public/api.sock" ${1:+-joinToken "$1"}
+}
+
+_spire_run() { # server|agent SOCKET [ARGS...]: starts it (its log grows across restarts), waits until healthy
+  local part=$1 sock=$2
+  shift 2
+  "$SPIRE_BIN/spire-$part" run -config "$work/$part/$part.conf" "$@" >> "$work/spire-$part.log" 2>&1 &
+  printf -v "spire_${part}_pid" %s "$!"
+  pids+=("$!")
   for _ in $(seq 60); do
-    "$SPIRE_BIN/spire-agent" healthcheck -socketPath "$work/agent/public/api.sock" >/dev/null 2>&1 && return 0
+    "$SPIRE_BIN/spire-$part" healthcheck -socketPath "$sock" >/dev/null 2>&1 && return 0
     sleep 1
   done
-  tail -20 "$work/spire-agent.log" >&2
-  fail "SPIRE agent not healthy"
+  tail -20 "$work/spire-$part.log" >&2
+  fail "SPIRE $part not healthy"
 }
 
 workloads_start() {
