@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Fault test with real SPIRE (issue 28, items 2 and 3; deploy/README.md "Faults under load").
 #
-# SPIRE server and agent on loopback by deploy/lib/spire.sh, as deploy/spire-it (join token, unix attestor, one
-# user and one registration entry per workload, but the `disk` key manager on both so that they can be
-# restarted), a
-# throw-away PostgreSQL server of its own (.ci/postgres.sh on a free port) holding target-wl's accounts and
-# asserting-wl's introspection entries, the IdP and the four workloads each as its own `java -jar` process
-# under its own user, every workload with the `pooled` profile. Then, while deploy/fault-it/load.py keeps a
-# steady load of deposits (every user x mode one deposit per interval, each with an Idempotency-Key,
+# SPIRE server and agent on loopback by deploy/lib/spire.sh, as deploy/spire-it (join token, unix attestor,
+# one user and one registration entry per workload, but the `disk` key manager on both so that they can be
+# restarted), a throw-away PostgreSQL server of its own (.ci/postgres.sh on a free port) holding target-wl's
+# accounts and asserting-wl's introspection entries, the IdP and the four workloads each as its own `java
+# -jar` process under its own user, every workload with the `pooled` profile. Then, while
+# deploy/fault-it/load.py keeps a steady load of deposits (every user x mode one deposit per interval, each with an Idempotency-Key,
 # retried with the same key until acknowledged):
 #   1. kill -9 asserting-wl, m-tier, target-wl in turn, and the PostgreSQL server (postmaster and its
 #      backends) once; each stays down FAULT_IT_DOWN seconds and is started again; the driver waits until
