@@ -6,6 +6,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -84,6 +85,9 @@ public final class DvidKeyFile {
             return Outcome.EXISTED;
         }
         Path dir = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir)) {
+            throw new NoSuchFileException(dir.toString(), null, "no such directory for the DVID key file");
+        }
         Path temp = Files.createTempFile(
                 dir,
                 "." + file.getFileName(),

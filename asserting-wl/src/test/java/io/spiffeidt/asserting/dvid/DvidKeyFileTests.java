@@ -62,7 +62,10 @@ class DvidKeyFileTests {
     void ensureWhenDirectoryMissingThenFailsAndWritesNothing() {
         Path file = dir.resolve("missing").resolve("dvid-key.pem");
 
-        assertThatThrownBy(() -> new DvidKeyFile(file, null, null).ensure()).isInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> new DvidKeyFile(file, null, null).ensure())
+                .isInstanceOf(NoSuchFileException.class)
+                .hasMessageContaining(dir.resolve("missing").toString())
+                .hasMessageContaining("no such directory");
         assertThat(file).doesNotExist();
     }
 }
