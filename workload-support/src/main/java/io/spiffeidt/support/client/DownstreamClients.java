@@ -18,6 +18,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -203,7 +204,10 @@ public class DownstreamClients implements Closeable {
             @Override
             public <T> T call(DownstreamClient.RestCall<T> call) {
                 FreshSetup setup = metrics.time(mode, Operation.MTLS_CLIENT_SETUP, () -> {
-                    X509Source fresh = freshSources.open();
+                    // the Workload API gets what is left of the request's time, not the start-up's wait
+                    X509Source fresh = Deadline.current()
+                            .map(d -> freshSources.open(Duration.ofMillis(Math.max(1, d.remainingMillis()))))
+                            .orElseGet(freshSources::open);
                     try {
                         // within a request the SVID it signed with; the fresh source's bundles
                         X509Svid presented = SvidPin.pinned(source).orElseGet(fresh::getX509Svid);

@@ -32,8 +32,15 @@ public final class WorkloadApiX509SourceFactory implements X509SourceFactory {
 
     @Override
     public X509Source open() {
+        return open(initTimeout);
+    }
+
+    /** Waits for the first SVID at most the shorter of {@code maxWait} and the init timeout. */
+    @Override
+    public X509Source open(Duration maxWait) {
+        Duration wait = maxWait.compareTo(initTimeout) < 0 ? maxWait : initTimeout;
         DefaultX509Source.X509SourceOptions.Builder options =
-                DefaultX509Source.X509SourceOptions.builder().initTimeout(initTimeout);
+                DefaultX509Source.X509SourceOptions.builder().initTimeout(wait);
         if (socket != null && !socket.isBlank()) {
             options.spiffeSocketPath(socket);
         }

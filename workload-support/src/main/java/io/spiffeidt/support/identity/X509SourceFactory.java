@@ -2,6 +2,7 @@ package io.spiffeidt.support.identity;
 
 import io.spiffe.workloadapi.X509Source;
 import io.spiffeidt.support.client.ConnectionStrategy;
+import java.time.Duration;
 
 /**
  * Opens a new X.509 source. In production a java-spiffe {@code DefaultX509Source} on the
@@ -21,4 +22,16 @@ public interface X509SourceFactory {
      *     be reached in time
      */
     X509Source open();
+
+    /**
+     * As {@link #open()}, waiting at most {@code maxWait} for the first SVID (a request's remaining
+     * deadline): where the Workload API does not answer, a request fails within its own time, not the
+     * start-up's longer wait. Implementations that cannot bound the wait open as {@link #open()} does.
+     *
+     * @throws io.spiffeidt.core.AssertionException UPSTREAM_UNAVAILABLE when the Workload API cannot
+     *     be reached in time
+     */
+    default X509Source open(Duration maxWait) {
+        return open();
+    }
 }

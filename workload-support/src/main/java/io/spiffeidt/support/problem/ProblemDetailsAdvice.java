@@ -1,5 +1,6 @@
 package io.spiffeidt.support.problem;
 
+import io.spiffe.exception.X509SourceException;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
@@ -45,8 +46,8 @@ import org.springframework.web.util.DisconnectedClientHelper;
  *       ({@link io.spiffeidt.core.Limits#checkEncodedSize} says "encoded size ..."), else 400;
  *       {@code UPSTREAM_UNAVAILABLE} is 503 with {@code Retry-After} when the peer gave no answer at
  *       all (connection refused, reset or closed before an answer, {@link UnreachableException}: a
- *       downstream's own 503, a database out of reach), 504 after a socket time-out, else 502 (the
- *       peer answered something unusable).
+ *       downstream's own 503, a database out of reach; the Workload API without an SVID in time), 504
+ *       after a socket time-out, else 502 (the peer answered something unusable).
  *   <li>Unreadable JSON, missing parameter, wrong type, failed validation: 400, code {@code
  *       MALFORMED}; a request body over 1 MiB: 413 {@code LIMIT_EXCEEDED} (see {@link
  *       RequestBodyLimitFilter}).
@@ -302,12 +303,14 @@ public class ProblemDetailsAdvice {
     /**
      * Whether a cause says the peer gave no answer at all: refused ({@link ConnectException}), reset
      * or broken ({@link SocketException}), closed before answering ({@link NoHttpResponseException}),
-     * or {@link UnreachableException} (a downstream's own 503, a database).
+     * {@link UnreachableException} (a downstream's own 503, a database), or {@link X509SourceException}
+     * (the Workload API gave no SVID in time: a fresh X.509 source per request, docs/design.md).
      */
     private static boolean unreachable(Throwable t) {
         return t instanceof SocketException
                 || t instanceof NoHttpResponseException
-                || t instanceof UnreachableException;
+                || t instanceof UnreachableException
+                || t instanceof X509SourceException;
     }
 
     private static ResponseEntity<ProblemDetail> coded(int status, ErrorCode code, String detail) {

@@ -7,6 +7,7 @@ import io.spiffeidt.core.ErrorCode;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class WorkloadApiX509SourceFactoryTests {
@@ -21,6 +22,16 @@ class WorkloadApiX509SourceFactoryTests {
                 new WorkloadApiX509SourceFactory("unix:" + socket, Duration.ofSeconds(1));
 
         assertThatAssertion(factory::open).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
+    @Timeout(60)
+    void openWhenMaxWaitShorterThanInitTimeoutThenGivesUpAfterMaxWait() {
+        Path socket = dir.resolve("absent.sock");
+        // an init timeout far beyond the test's own timeout: only the shorter wait lets it pass
+        WorkloadApiX509SourceFactory factory = new WorkloadApiX509SourceFactory("unix:" + socket, Duration.ofHours(1));
+
+        assertThatAssertion(() -> factory.open(Duration.ofMillis(200))).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
     }
 
     @Test

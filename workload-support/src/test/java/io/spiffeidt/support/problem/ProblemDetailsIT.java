@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -152,6 +153,15 @@ class ProblemDetailsIT {
     void verifyWhenUpstreamUnavailableThen502OrWhenRefused503() throws Exception {
         assertCoded(postJson("/test/fail", "{\"code\":\"UPSTREAM_UNAVAILABLE\"}"), 502, ErrorCode.UPSTREAM_UNAVAILABLE);
         assertCoded(postJson("/test/refused", "{}"), 503, ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
+    @Timeout(60)
+    void verifyWhenWorkloadApiGivesNoSvidWithinTheRequestsTimeThen503WithRetryAfter() throws Exception {
+        HttpResponse<String> response = postJson("/test/no-workload-api", "{}");
+
+        assertCoded(response, 503, ErrorCode.UPSTREAM_UNAVAILABLE);
+        assertThat(response.headers().firstValue("Retry-After")).isPresent();
     }
 
     @Test

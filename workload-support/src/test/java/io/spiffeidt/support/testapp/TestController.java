@@ -8,6 +8,7 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.identity.WorkloadApiX509SourceFactory;
 import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -19,6 +20,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -161,6 +163,18 @@ public class TestController {
     public Map<String, Object> refused() {
         throw new AssertionException(
                 ErrorCode.UPSTREAM_UNAVAILABLE, "asserting-wl unavailable", new ConnectException("refused"));
+    }
+
+    /**
+     * A fresh X.509 source on a Workload API that is not there, as a call under a fresh-source
+     * strategy meets an agent that is down (503, the wait bounded by what is left of the request).
+     */
+    @AllowedCallers(Role.M_TIER)
+    @PostMapping("/no-workload-api")
+    public Map<String, Object> noWorkloadApi() {
+        new WorkloadApiX509SourceFactory("unix:/nonexistent/spiffeidt-agent.sock", Duration.ofMinutes(5))
+                .open(Duration.ofMillis(300));
+        return Map.of();
     }
 
     /** A deposit request. */
