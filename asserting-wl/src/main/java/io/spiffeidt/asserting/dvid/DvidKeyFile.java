@@ -2,13 +2,11 @@ package io.spiffeidt.asserting.dvid;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.util.Locale;
@@ -39,7 +37,7 @@ public final class DvidKeyFile {
         EXISTED,
         /** This run wrote it. */
         CREATED,
-        /** Another run wrote it between our look and our move. */
+        /** Another run wrote it between our look and our link. */
         CREATED_CONCURRENTLY
     }
 
@@ -102,30 +100,15 @@ public final class DvidKeyFile {
             if (gid != null) {
                 Files.setAttribute(temp, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
             }
-            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-                return Outcome.CREATED_CONCURRENTLY;
-            }
             try {
                 // a hard link fails when the name exists: the first run's key stays
                 Files.createLink(file, temp);
                 return Outcome.CREATED;
             } catch (FileAlreadyExistsException e) {
                 return Outcome.CREATED_CONCURRENTLY;
-            } catch (UnsupportedOperationException e) {
-                return moveInPlace(temp);
             }
         } finally {
             Files.deleteIfExists(temp);
         }
-    }
-
-    /** Where hard links are not supported: an atomic rename (the last of two racing runs wins). */
-    private Outcome moveInPlace(Path temp) throws IOException {
-        try {
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            throw new IOException("cannot write " + file + " atomically", e);
-        }
-        return Outcome.CREATED;
     }
 }
