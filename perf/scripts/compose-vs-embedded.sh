@@ -28,14 +28,15 @@ work=$(mktemp -d /tmp/spiffeidt-cve.XXXXXX)
 compose=(docker compose -p spiffeidt -f deploy/compose/compose.yaml -f deploy/compose/offline.yaml)
 stack_pid=""
 cleanup() {
-  [ -z "$stack_pid" ] || kill "$stack_pid" 2> /dev/null || true
+  devstack_stop
   [ -z "${compose_up:-}" ] || "${compose[@]}" down -v > /dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 # shellcheck source=../../deploy/lib/cgroup.sh
 source deploy/lib/cgroup.sh
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/devstack.sh
+source perf/scripts/lib/devstack.sh
 cat > "$work/post.lua" << 'EOF'
 wrk.method = "POST"
 wrk.headers["Authorization"] = "Bearer " .. os.getenv("WRK_TOKEN")
@@ -98,21 +99,10 @@ memo_for() { [ "$1" = thesis ] && echo false || echo true; }
 for profile in "${profiles[@]}"; do
   for stack in $STACKS; do
     if [ "$stack" = embedded ]; then
-      sub=$(free_port); idp=$(free_port)
-      cp_file=devstack/target/e2e-classpath.txt
-      [ -f "$cp_file" ] || ./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" > /dev/null
-      java -Xms512m -Xmx1g -Xss512k -cp "devstack/target/classes:$(cat "$cp_file")" io.spiffeidt.devstack.DevStackMain \
-        --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
-        --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
-        --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
-        --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
-        --spiffeidt.pooling.profile="$profile" --spiffeidt.memo.enabled="$(memo_for "$profile")" > "$work/stack.log" 2>&1 &
-      stack_pid=$!
-      for _ in $(seq 1 180); do grep -q "devstack is up" "$work/stack.log" && break; sleep 1; done
-      grep -q "devstack is up" "$work/stack.log" || { tail -20 "$work/stack.log"; exit 1; }
-      sub_url=http://127.0.0.1:$sub idp_url=http://127.0.0.1:$idp
+      PROFILE=$profile MEMO=$(memo_for "$profile") devstack_start "$work/stack.log"
+      stack_pid=$devstack_pid
       run_modes embedded "$profile"
-      kill "$stack_pid"; wait "$stack_pid" 2> /dev/null || true; stack_pid=""
+      devstack_stop; stack_pid=""
     else
       cpu_containers="subject-wl asserting-wl m-tier target-wl idp postgres"
       compose_up=1

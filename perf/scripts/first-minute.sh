@@ -30,31 +30,19 @@ variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(default cds)
 out=perf/target/first-minute
 mkdir -p "$out"
-cp_file=devstack/target/e2e-classpath.txt
-./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" >/dev/null
-cp="devstack/target/classes:$(cat "$cp_file")"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-pid=""
-start_stack() { # $@: extra JVM options; sets sub, idp, pid, log, up_ms
-  sub=$(free_port); idp=$(free_port); log=$(mktemp)
-  local t0; t0=$(date +%s%N)
-  "$java" "$@" -Xms512m -Xmx1g -Xss512k -cp "$cp" io.spiffeidt.devstack.DevStackMain \
-    --spiffeidt.devstack.ports.subject-wl="$sub" --spiffeidt.devstack.ports.idp="$idp" \
-    --spiffeidt.devstack.ports.asserting-wl=0 --spiffeidt.devstack.ports.target-wl=0 --spiffeidt.devstack.ports.m-tier=0 \
-    --spiffeidt.devstack.ports.subject-wl.management=0 --spiffeidt.devstack.ports.asserting-wl.management=0 \
-    --spiffeidt.devstack.ports.target-wl.management=0 --spiffeidt.devstack.ports.m-tier.management=0 \
-    --spiffeidt.pooling.profile="$PROFILE" --logging.level.root=WARN > "$log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1800); do grep -q "SPIFFE-IdT devstack is up" "$log" && break; sleep 0.1; done
-  grep -q "SPIFFE-IdT devstack is up" "$log" || { echo "stack did not start, see $log" >&2; kill $pid; exit 1; }
-  up_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  start_ns=$t0
+# shellcheck source=lib/devstack.sh
+source perf/scripts/lib/devstack.sh
+export PROFILE
+log=$(mktemp)
+start_stack() { # $@: extra JVM options; sets sub, idp, up_ms, start_ns
+  devstack_start "$log" "$@" || exit 1
+  up_ms=$(( ($(date +%s%N) - devstack_start_ns) / 1000000 ))
+  start_ns=$devstack_start_ns
+  sub=${devstack_port[subject-wl]} idp=${devstack_port[idp]}
 }
-stop_stack() { kill "$pid"; wait "$pid" 2>/dev/null || true; rm -f "$log"; pid=""; }
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true' EXIT
-token() { curl -s -d username=user0001 -d password=password "http://127.0.0.1:$idp/dev/token" \
-  | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'; }
+stop_stack() { devstack_stop; }
+trap 'devstack_stop; rm -f "$log"' EXIT
+token() { devstack_token; }
 
 # a training run for cds/aot: the paths every mode takes, then a clean exit (the archive is written then)
 train() { # $1: JVM option that writes the archive
