@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 28's goal on its own terms: the embedded stack, `pooled` with the memos, the generator on the same
 # machine keeping C (16) connections busy (wrk, a closed loop: a connection sends its next request when the
-# answer is in). Per round a freshly started stack; every mode's `balance` for WARM_ALL seconds in turn
+# answer is in), USERS (20) users' requests in turn. Per round a freshly started stack; every mode's `balance` for WARM_ALL seconds in turn
 # (the JIT of the paths the modes share), then per mode and request (`balance` for every mode, `mint` for
 # MINT_MODES) WARM seconds not measured and DURATION seconds measured: requests/s, p50, p99 and the slowest (ms),
 # non-2xx answers and socket errors, and the CPU time per request of each tier (the stack's threads,
@@ -12,12 +12,13 @@
 # >= 100/s for ID-Mode and Anon-Mode (DVID: its ceiling, bounded by the proof).
 #
 #   ./mvnw install -DskipTests && perf/scripts/closed-loop.sh
-#   ROUNDS=2 C=16 WARM_ALL=30 WARM=15 DURATION=20 MODES="lsvid dvid" MINT_MODES="dvid" perf/scripts/closed-loop.sh
+#   ROUNDS=2 C=16 USERS=20 WARM_ALL=30 WARM=15 DURATION=20 MODES="lsvid dvid" MINT_MODES="dvid" perf/scripts/closed-loop.sh
 # Writes perf/target/closed-loop/summary.md. Measure on a quiet machine: the script prints the load average
 # before and after; say what ran beside.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 C=${C:-16}
+USERS=${USERS:-20}
 ROUNDS=${ROUNDS:-2}
 WARM_ALL=${WARM_ALL:-30}
 WARM=${WARM:-15}
@@ -33,9 +34,15 @@ out=perf/target/closed-loop
 mkdir -p "$out"
 work=$(mktemp -d /tmp/spiffeidt-closed-loop.XXXXXX)
 trap 'devstack_stop; rm -rf "$work"' EXIT
+# every request carries the next user's token (each wrk thread goes round the users on its own)
 cat > "$work/post.lua" << 'EOF'
-wrk.method = "POST"
-wrk.headers["Authorization"] = "Bearer " .. os.getenv("WRK_TOKEN")
+local tokens = {}
+for t in string.gmatch(os.getenv("WRK_TOKENS"), "[^ ]+") do tokens[#tokens + 1] = t end
+local turn = 0
+request = function()
+  turn = turn % #tokens + 1
+  return wrk.format("POST", nil, { ["Authorization"] = "Bearer " .. tokens[turn] })
+end
 EOF
 
 jvm_cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$devstack_pid/stat"; }
@@ -89,7 +96,7 @@ to_ms() { awk '{v=$1; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$
 
 summary="$out/summary.md"
 {
-  echo "closed-loop: $(date -u +%FT%TZ), $(nproc) cores, load before $(cut -d' ' -f1-3 /proc/loadavg), JDK $("${JAVA_HOME:+$JAVA_HOME/bin/}java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p'), profile $PROFILE, memo $MEMO, C=$C, ${WARM_ALL} s warm-up per mode, then ${WARM} s warm and ${SECS} s measured per row, $ROUNDS rounds"
+  echo "closed-loop: $(date -u +%FT%TZ), $(nproc) cores, load before $(cut -d' ' -f1-3 /proc/loadavg), JDK $("${JAVA_HOME:+$JAVA_HOME/bin/}java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p'), profile $PROFILE, memo $MEMO, C=$C, $USERS users, ${WARM_ALL} s warm-up per mode, then ${WARM} s warm and ${SECS} s measured per row, $ROUNDS rounds"
   echo
   echo "| round | mode | request | req/s | p50 | p99 | max (ms) | non-2xx | socket errors | CPU ms/request subject, asserting, m-tier, target; all | goal |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -99,22 +106,27 @@ for round in $(seq "$ROUNDS"); do
   devstack_start "$work/stack.log"
   ports=""
   for c in subject-wl asserting-wl m-tier target-wl; do ports+="$c=${devstack_port[$c]} "; done
-  token=$(devstack_token)
-  for mode in $MODES; do
-    curl -sf -o /dev/null --max-time 60 -X POST -H "Authorization: Bearer $token" "$sub_url/api/$mode/mint"
+  WRK_TOKENS=""
+  for u in $(seq "$USERS"); do
+    token=$(devstack_token "$(printf 'user%04d' "$u")")
+    WRK_TOKENS+="$token "
+    for mode in $MODES; do
+      curl -sf -o /dev/null --max-time 60 -X POST -H "Authorization: Bearer $token" "$sub_url/api/$mode/mint"
+    done
   done
+  export WRK_TOKENS
   for mode in $MODES; do
-    WRK_TOKEN=$token wrk -t2 -c"$C" -d"${WARM_ALL}s" -s "$work/post.lua" "$sub_url/api/$mode/balance" > /dev/null
+    wrk -t2 -c"$C" -d"${WARM_ALL}s" -s "$work/post.lua" "$sub_url/api/$mode/balance" > /dev/null
   done
   for mode in $MODES; do
     requests=balance
     [[ " $MINT_MODES " == *" $mode "* ]] && requests="balance mint"
     for request in $requests; do
       url=$sub_url/api/$mode/$request
-      WRK_TOKEN=$token wrk -t2 -c"$C" -d"${WARM}s" -s "$work/post.lua" "$url" > /dev/null
+      wrk -t2 -c"$C" -d"${WARM}s" -s "$work/post.lua" "$url" > /dev/null
       threads "$work/before.txt"
       cpu0=$(jvm_cpu_ms)
-      res=$(WRK_TOKEN=$token wrk -t2 -c"$C" -d"${SECS}s" --timeout 10s --latency -s "$work/post.lua" "$url")
+      res=$(wrk -t2 -c"$C" -d"${SECS}s" --timeout 10s --latency -s "$work/post.lua" "$url")
       cpu1=$(jvm_cpu_ms)
       threads "$work/after.txt"
       n=$(awk '/requests in/ {print $1}' <<< "$res")

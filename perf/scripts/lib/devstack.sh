@@ -5,7 +5,7 @@
 #                                        sets devstack_pid, devstack_port[<component>], sub_url, idp_url and
 #                                        devstack_start_ns (when `java` was started)
 #   devstack_stop                        stops it (and forgets the pid)
-#   devstack_token                       a development user's access token (user0001)
+#   devstack_token [USER]                a development user's access token (default user0001)
 #   free_port                            a free TCP port on 127.0.0.1
 #
 # Settings: PROFILE (pooling profile, default pooled), MEMO (spiffeidt.memo.enabled, default true),
@@ -66,6 +66,6 @@ devstack_stop() {
 }
 
 devstack_token() {
-  curl -sf -d username=user0001 -d password=password "$idp_url/dev/token" \
+  curl -sf -d username="${1:-user0001}" -d password=password "$idp_url/dev/token" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
 }
