@@ -24,7 +24,7 @@ WARM_ALL=${WARM_ALL:-30}
 WARM=${WARM:-15}
 SECS=${DURATION:-20}
 MODES=${MODES:-dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward}
-MINT_MODES=${MINT_MODES:-dvid id-mode anon-mode lsvid}
+MINT_MODES=${MINT_MODES-dvid id-mode anon-mode lsvid}   # MINT_MODES="" for none
 export PROFILE=${PROFILE:-pooled} MEMO=${MEMO:-true}
 command -v wrk > /dev/null || { echo "closed-loop: wrk missing (apt-get install wrk)" >&2; exit 1; }
 jcmd=${JAVA_HOME:+$JAVA_HOME/bin/}jcmd
