@@ -16,18 +16,20 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 devstack_pid=""
 declare -A devstack_port=()
 
+# the class path, resolved once per script run (any module's POM may have changed since the last)
+devstack_cp=""
 devstack_classpath() {
-  local cp_file=devstack/target/e2e-classpath.txt
-  if [ ! -s "$cp_file" ] || [ devstack/pom.xml -nt "$cp_file" ] || [ pom.xml -nt "$cp_file" ]; then
+  if [ -z "$devstack_cp" ]; then
+    local cp_file=devstack/target/e2e-classpath.txt
     ./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" > /dev/null
+    devstack_cp="devstack/target/classes:$(cat "$cp_file")"
   fi
-  echo "devstack/target/classes:$(cat "$cp_file")"
 }
 
 devstack_start() {
-  local log=$1 cp c
+  local log=$1 c
   shift
-  cp=$(devstack_classpath)
+  devstack_classpath
   local args=()
   for c in subject-wl asserting-wl m-tier target-wl idp; do
     devstack_port[$c]=$(free_port)
@@ -38,7 +40,7 @@ devstack_start() {
   done
   devstack_start_ns=$(date +%s%N)
   # shellcheck disable=SC2086
-  "${JAVA_HOME:+$JAVA_HOME/bin/}java" "$@" -Xms512m -Xmx1g -Xss512k -cp "$cp" io.spiffeidt.devstack.DevStackMain \
+  "${JAVA_HOME:+$JAVA_HOME/bin/}java" "$@" -Xms512m -Xmx1g -Xss512k -cp "$devstack_cp" io.spiffeidt.devstack.DevStackMain \
     "${args[@]}" --spiffeidt.pooling.profile="${PROFILE:-pooled}" --spiffeidt.memo.enabled="${MEMO:-true}" \
     --logging.level.root=WARN ${DEVSTACK_ARGS:-} > "$log" 2>&1 &
   devstack_pid=$!
