@@ -3,6 +3,7 @@ package io.spiffeidt.core.lsvid;
 import io.spiffeidt.core.memo.Expiry;
 import io.spiffeidt.core.memo.Memo;
 import io.spiffeidt.core.memo.Memos;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPublicKey;
 
@@ -15,7 +16,8 @@ import java.security.interfaces.ECPublicKey;
  * <p>Sound because a layer's signature check is a function of the layer token's canonical text
  * (its signing input is that text with the signature set to {@code null}, and its signature is in
  * the text) and of the key that checks it, nothing else: a hit requires the exact same text, found
- * by its signature and compared in full, and the same key, which the caller has established in
+ * by its signature and compared in full (or the very text compared before: the same token of the same
+ * immutable decoded document), and an equal key, which the caller has established in
  * this very call from the layer's {@code iss.id} (anchored against the bundle and the time, as
  * always). Every other check of the layer (links, times, delegation) runs on every call. Only
  * successes are kept.
@@ -23,11 +25,24 @@ import java.security.interfaces.ECPublicKey;
  * <p>The {@link Memo} {@code lsvid-layer}. A layer's text holds every layer it wraps, so each entry
  * weighs its text's length against the memo's character budget.
  *
+ * <p>The comparison is cheap on the common path: an entry also points (weakly) at the decoded
+ * document it was last found in and at the key instance it was checked with, so a document presented
+ * again (the same {@link LsvidCodec.Decoded}, as the memo of decoded documents gives it back) is
+ * recognised by identity, not by comparing thousands of characters and a key's encoding on every
+ * request. A match found the slow way (another document with the same layer, or an equal key in
+ * another instance) moves the entry to the current ones.
+ *
  * <p>Thread safety: safe for concurrent use.
  */
 final class VerifiedLayers {
 
-    private record Entry(String text, ECPublicKey key) {}
+    /** A verified layer: its text, the key that checked it, where it was last found (index in that document). */
+    private record Entry(String text, ECPublicKey key, WeakReference<LsvidCodec.Decoded> foundIn, int index) {
+
+        boolean isIn(LsvidCodec.Decoded decoded, int at) {
+            return index == at && foundIn.get() == decoded;
+        }
+    }
 
     /** The name of this memo in settings and metrics. */
     static final String NAME = "lsvid-layer";
@@ -47,10 +62,21 @@ final class VerifiedLayers {
         if (!memo.remembers()) {
             return false;
         }
-        return memo.get(
-                        bySignature(signature),
-                        e -> (e.key() == key || e.key().equals(key)) && decoded.tokenJsonEquals(index, e.text()))
-                != null;
+        String found = bySignature(signature);
+        Entry e = memo.get(
+                found,
+                x -> (x.isIn(decoded, index) || decoded.tokenJsonEquals(index, x.text()))
+                        && (x.key() == key || x.key().equals(key)));
+        if (e == null) {
+            return false;
+        }
+        if (e.key() != key || !e.isIn(decoded, index)) {
+            memo.put(
+                    found,
+                    new Entry(e.text(), key, new WeakReference<>(decoded), index),
+                    e.text().length());
+        }
+        return true;
     }
 
     /** Remembers that chain token {@code index} of {@code decoded} verified with {@code key}. */
@@ -59,7 +85,7 @@ final class VerifiedLayers {
             return;
         }
         String text = decoded.tokenJson(index);
-        memo.put(bySignature(signature), new Entry(text, key), text.length());
+        memo.put(bySignature(signature), new Entry(text, key, new WeakReference<>(decoded), index), text.length());
     }
 
     /** How many layers are remembered. */

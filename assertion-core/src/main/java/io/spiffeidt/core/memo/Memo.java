@@ -99,11 +99,15 @@ public final class Memo<K, V> {
         if (!remembers || key == null) {
             return null;
         }
+        // outside the lock: a String key computes (and keeps) its hash here, and a document's runs to
+        // thousands of characters
+        int unused = key.hashCode();
+        Instant now = clock.instant();
         Entry<V> e;
         boolean expired = false;
         synchronized (entries) {
             e = entries.get(key);
-            if (e != null && e.until() != null && !clock.instant().isBefore(e.until())) {
+            if (e != null && e.until() != null && !now.isBefore(e.until())) {
                 entries.remove(key);
                 chars -= e.chars();
                 expired = true;
@@ -142,6 +146,7 @@ public final class Memo<K, V> {
         if (until != null && !now.isBefore(until)) {
             return;
         }
+        int unused = key.hashCode(); // outside the lock, as in get
         int evicted = 0;
         synchronized (entries) {
             Entry<V> replaced = entries.put(key, new Entry<>(value, chars, until));

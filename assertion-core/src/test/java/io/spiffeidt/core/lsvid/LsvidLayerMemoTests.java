@@ -8,6 +8,9 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.internal.ValidatedChains;
 import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.testkit.TestMemos;
+import java.security.KeyFactory;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -125,5 +128,54 @@ class LsvidLayerMemoTests {
         atTarget(verifier, F.now().standard());
         assertThat(layers.size()).isZero();
         assertThat(layers.hits()).isZero();
+    }
+
+    /** Another instance of the same public key (as a memo that made it again gives it). */
+    private static ECPublicKey copyOf(ECPublicKey key) throws Exception {
+        return (ECPublicKey) KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(key.getEncoded()));
+    }
+
+    private static LsvidCodec.Decoded decoded(Lsvid doc) {
+        return LsvidCodec.decodeForVerification(
+                LsvidCodec.encode(doc), F.settings().limits());
+    }
+
+    @Test
+    void holdsWhenTheKeyIsAnEqualInstanceThenItHoldsAndAnotherKeyDoesNot() throws Exception {
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64));
+        LsvidCodec.Decoded doc = decoded(F.now().standard());
+        byte[] signature = doc.chain().get(1).signatureRaw();
+        ECPublicKey key = (ECPublicKey) F.mtier.leaf().getPublicKey();
+        layers.remember(doc, 1, signature, copyOf(key));
+
+        assertThat(layers.holds(doc, 1, signature, copyOf(key))).isTrue();
+        assertThat(layers.holds(doc, 1, signature, copyOf(key))).isTrue();
+        assertThat(layers.holds(decoded(F.now().standard()), 1, signature, copyOf(key)))
+                .isFalse(); // another document: other signatures, so not this entry's text
+        assertThat(layers.holds(
+                        doc, 1, signature, (ECPublicKey) F.subject.leaf().getPublicKey()))
+                .isFalse();
+        assertThat(layers.holds(doc, 1, signature, copyOf(key))).isTrue();
+        assertThat(layers.hits()).isEqualTo(3);
+    }
+
+    @Test
+    void holdsWhenTheSameDocumentIsAskedAtAnotherIndexThenTheTextDecidesNotTheDocument() throws Exception {
+        VerifiedLayers layers = new VerifiedLayers(TestMemos.sized(64));
+        LsvidCodec.Decoded doc = decoded(F.now().standard());
+        byte[] signature = doc.chain().get(1).signatureRaw();
+        ECPublicKey key = (ECPublicKey) F.mtier.leaf().getPublicKey();
+        layers.remember(doc, 1, signature, key);
+
+        assertThat(layers.holds(doc, 1, signature, key)).isTrue();
+        // the same document and signature, but the token at index 2 is another text
+        assertThat(layers.holds(doc, 2, signature, key)).isFalse();
+        assertThat(layers.holds(doc, 0, signature, key)).isFalse();
+        // a fresh decoding of the same bytes: found by its text
+        LsvidCodec.Decoded again = LsvidCodec.decodeForVerification(
+                LsvidCodec.encode(doc.lsvid()), F.settings().limits());
+        assertThat(again).isNotSameAs(doc);
+        assertThat(layers.holds(again, 1, signature, key)).isTrue();
+        assertThat(layers.holds(doc, 1, signature, key)).isTrue();
     }
 }
