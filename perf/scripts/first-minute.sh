@@ -9,14 +9,16 @@
 #
 # Variants (JVM options of the stack; the JDK is $JAVA_HOME's, as for ./mvnw):
 #   default   no option
-#   cds       JDK 13+: a dynamic class-data-sharing archive written at the exit of a training run (the stack
-#             started, one mint and 20 balance calls per mode, stopped), then -XX:SharedArchiveFile
-#   aot       JDK 25+: the AOT cache (JEP 483/514): -XX:AOTCacheOutput in the training run, then -XX:AOTCache
+#   cds       a class-data-sharing archive of the classes a training run loaded (the stack started, per mode
+#             one mint, 20 balance calls and TRAIN_SECONDS (20) of wrk load, stopped; -XX:DumpLoadedClassList,
+#             then -Xshare:dump), then -Xshare:on -XX:SharedArchiveFile (the JVM fails rather than run without)
+#   aot       JDK 25+: the AOT cache (JEP 483/514/515: classes loaded and linked, and the training's method
+#             profiles): -XX:AOTCacheOutput in the same training run, then -XX:AOTMode=on -XX:AOTCache
 #   tiered    -XX:TieredStopAtLevel=1 (C1 only: faster warm-up, slower peak; for comparison)
 #
 #   perf/scripts/first-minute.sh [variant...]                 (default: default cds; after ./mvnw install)
 #   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 perf/scripts/first-minute.sh default aot
-#   REQUESTS=1000 STEADY_SECONDS=60 MODES="dvid id-mode anon-mode lsvid" perf/scripts/first-minute.sh
+#   REQUESTS=1000 STEADY_SECONDS=60 TRAIN_SECONDS=20 MODES="dvid id-mode anon-mode lsvid" perf/scripts/first-minute.sh
 # Measure on a quiet machine; the script prints the load average before and after.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +26,7 @@ REQUESTS=${REQUESTS:-1000}
 STEADY_SECONDS=${STEADY_SECONDS:-60}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
 PROFILE=${PROFILE:-pooled}
+TRAIN_SECONDS=${TRAIN_SECONDS:-20}
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 jdk=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p')
 variants=("$@")
@@ -33,6 +36,8 @@ mkdir -p "$out"
 # shellcheck source=lib/devstack.sh
 source perf/scripts/lib/devstack.sh
 export PROFILE
+command -v wrk > /dev/null || { echo "first-minute: wrk missing (apt-get install wrk)" >&2; exit 1; }
+devstack_classpath # here, not in the subshell of options_for: the jar it makes must not change after training
 log=$(mktemp)
 start_stack() { # $@: extra JVM options; sets sub, idp, up_ms, start_ns
   devstack_start "$log" "$@" || exit 1
@@ -44,27 +49,44 @@ stop_stack() { devstack_stop; }
 trap 'devstack_stop; rm -f "$log"' EXIT
 token() { devstack_token; }
 
-# a training run for cds/aot: the paths every mode takes, then a clean exit (the archive is written then)
-train() { # $1: JVM option that writes the archive
+# a training run for cds/aot: the paths every mode takes (a mint, 20 calls, then TRAIN_SECONDS of load with wrk:
+# JDK 25's AOT cache keeps the method profiles the training gathered, JEP 515), then a clean exit, when the
+# archive is written. A run trains anew: the archive names the class path's jars, made anew each run.
+train() { # $1: JVM option that writes the archive, $2: the archive
+  rm -f "$2"
   start_stack "$1"
   local tok; tok=$(token)
+  local lua; lua=$(mktemp --suffix=.lua)
+  printf 'wrk.method = "POST"\nwrk.headers["Authorization"] = "Bearer %s"\n' "$tok" > "$lua"
   for mode in $MODES; do
     curl -sf -o /dev/null -X POST -H "Authorization: Bearer $tok" "http://127.0.0.1:$sub/api/$mode/mint"
     for _ in $(seq 20); do curl -sf -o /dev/null -X POST -H "Authorization: Bearer $tok" "http://127.0.0.1:$sub/api/$mode/balance"; done
+    if [ "$TRAIN_SECONDS" != 0 ]; then
+      wrk -t2 -c4 -d"${TRAIN_SECONDS}s" -s "$lua" "http://127.0.0.1:$sub/api/$mode/balance" | sed -n "s/^Requests\/sec: */training $mode: req\/s /p"
+    fi
   done
+  rm -f "$lua"
   stop_stack
+  # fail, not measure the default twice: the JVM only warns when it cannot write the archive
+  [ -s "$2" ] || { tail -5 "$log"; echo "first-minute: the training run wrote no $2" >&2; exit 1; }
 }
 
-options_for() {
-  case "$1" in
+options_for() { # the JVM options of a variant; -Xshare:on and -XX:AOTMode=on make the JVM fail, not run on
+  case "$1" in  # without, when it cannot map the archive
     default) echo "" ;;
     tiered) echo "-XX:TieredStopAtLevel=1" ;;
-    cds)
-      [ -f "$out/stack-$jdk.jsa" ] || train "-XX:ArchiveClassesAtExit=$out/stack-$jdk.jsa" >&2
-      echo "-XX:SharedArchiveFile=$out/stack-$jdk.jsa" ;;
+    cds) # a static archive from the training's class list: JDK 17's dynamic dump (-XX:ArchiveClassesAtExit)
+         # crashes on this stack in adjust_lambda_proxy_class_dictionary, and so does a static dump of its
+         # lambda proxies, so the list goes without them (they are made at run time as without CDS)
+      train "-XX:DumpLoadedClassList=$out/stack-$jdk.classlist" "$out/stack-$jdk.classlist" >&2
+      grep -v '^@lambda-proxy' "$out/stack-$jdk.classlist" > "$out/stack-$jdk.classlist.kept"
+      "$java" -Xshare:dump -XX:SharedClassListFile="$out/stack-$jdk.classlist.kept" \
+        -XX:SharedArchiveFile="$out/stack-$jdk.jsa" -cp "$devstack_cp" > "$out/stack-$jdk.dump.log" 2>&1 \
+        || { tail -5 "$out/stack-$jdk.dump.log" >&2; echo "first-minute: the CDS dump failed" >&2; exit 1; }
+      echo "-Xshare:on -XX:SharedArchiveFile=$out/stack-$jdk.jsa" ;;
     aot)
-      [ -f "$out/stack-$jdk.aot" ] || train "-XX:AOTCacheOutput=$out/stack-$jdk.aot" >&2
-      echo "-XX:AOTCache=$out/stack-$jdk.aot" ;;
+      train "-XX:AOTCacheOutput=$out/stack-$jdk.aot" "$out/stack-$jdk.aot" >&2
+      echo "-XX:AOTMode=on -XX:AOTCache=$out/stack-$jdk.aot" ;;
     *) echo "unknown variant $1 (default, cds, aot, tiered)" >&2; exit 2 ;;
   esac
 }

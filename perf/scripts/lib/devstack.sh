@@ -22,7 +22,13 @@ devstack_classpath() {
   if [ -z "$devstack_cp" ]; then
     local cp_file=devstack/target/e2e-classpath.txt
     ./mvnw -q -B -pl devstack dependency:build-classpath -Dmdep.outputFile="$(pwd)/$cp_file" > /dev/null
-    devstack_cp="devstack/target/classes:$(cat "$cp_file")"
+    # devstack's own classes as a jar, not a directory: a class-data-sharing archive or an AOT cache can only
+    # be written for a class path of jars ("Cannot have non-empty directory in paths"). Made anew each script
+    # run, so an archive is only good within the run that trained it.
+    local jar=devstack/target/devstack-classes.jar
+    rm -f "$jar"
+    "${JAVA_HOME:+$JAVA_HOME/bin/}jar" cf "$jar" -C devstack/target/classes .
+    devstack_cp="$jar:$(cat "$cp_file")"
   fi
 }
 
