@@ -172,8 +172,7 @@ class LsvidLayerMemoTests {
         assertThat(layers.holds(doc, 2, signature, key)).isFalse();
         assertThat(layers.holds(doc, 0, signature, key)).isFalse();
         // a fresh decoding of the same bytes: found by its text
-        LsvidCodec.Decoded again = LsvidCodec.decodeForVerification(
-                LsvidCodec.encode(doc.lsvid()), F.settings().limits());
+        LsvidCodec.Decoded again = decoded(doc.lsvid());
         assertThat(again).isNotSameAs(doc);
         assertThat(layers.holds(again, 1, signature, key)).isTrue();
         assertThat(layers.holds(doc, 1, signature, key)).isTrue();
