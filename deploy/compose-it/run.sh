@@ -24,8 +24,9 @@ log() { echo "compose-it [$(($(date +%s) - started))s]: $*"; }
 skip() { log "skipped: $*"; exit 0; }
 work=$(mktemp -d /tmp/spiffeidt-compose-it.XXXXXX)
 compose=(docker compose -p spiffeidt -f deploy/compose/compose.yaml -f deploy/compose/offline.yaml)
-dockerd_pid=""
 up=0
+# shellcheck source=../lib/docker.sh
+source "$root_dir/deploy/lib/docker.sh"
 
 cleanup() {
   local rc=$?
@@ -35,11 +36,7 @@ cleanup() {
     "${compose[@]}" down -v --remove-orphans > /dev/null 2>&1 || true
     log "docker compose down -v"
   fi
-  if [ -n "$dockerd_pid" ]; then
-    kill "$dockerd_pid" 2> /dev/null || true
-    for _ in $(seq 1 30); do kill -0 "$dockerd_pid" 2> /dev/null || break; sleep 1; done
-    log "dockerd ($dockerd_pid) stopped"
-  fi
+  docker_engine_down
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -47,19 +44,7 @@ trap cleanup EXIT
 fail() { log "FAILED: $*"; exit 1; }
 
 [ -n "${SPIRE_BIN:-}" ] || skip "SPIRE_BIN is unset (the SPIRE images are built from its binaries)"
-command -v docker > /dev/null || skip "no docker client (apt-get install docker.io)"
-if ! docker info > /dev/null 2>&1; then
-  command -v dockerd > /dev/null || skip "no Docker engine (apt-get install docker.io)"
-  dockerd > "$work/dockerd.log" 2>&1 &
-  dockerd_pid=$!
-  for _ in $(seq 1 60); do docker info > /dev/null 2>&1 && break; sleep 1; done
-  docker info > /dev/null 2>&1 || { tail -20 "$work/dockerd.log"; skip "dockerd did not start"; }
-  log "dockerd started (pid $dockerd_pid), engine $(docker version -f '{{.Server.Version}}')"
-else
-  log "using the running Docker engine $(docker version -f '{{.Server.Version}}')"
-fi
-docker compose version > /dev/null 2>&1 || skip "no docker compose plugin (set DOCKER_CONFIG to a directory with cli-plugins/docker-compose)"
-log "$(docker compose version)"
+docker_engine_up
 
 # --- images ---
 bash deploy/images/build-offline-deps.sh | sed 's/^/  /'
