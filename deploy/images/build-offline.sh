@@ -8,6 +8,9 @@
 # modules installed (./mvnw install -DskipTests).
 #
 #   deploy/images/build-offline.sh            (MVN_OFFLINE=-o to stay offline)   BASE_TAR=/path/base.tar deploy/images/build-offline.sh
+#   IMAGE_TAG=0.1.0-SNAPSHOT-jdk25 BASE_TAR=base25.tar deploy/images/build-offline.sh
+#       the five images under another tag (Compose: SPIFFEIDT_TAG), e.g. on a JDK 25 base beside the JDK 17 ones:
+#       written to <module>/target/jib-image-<tag>.tar (load-images.sh with the same IMAGE_TAG), no trace store
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 base=${BASE_TAR:-$(pwd)/deploy/images/base-image/jre-base.tar}
@@ -17,10 +20,16 @@ if [ ! -f "$base" ]; then
 fi
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || revision="$revision-dirty"
+tag_args=()
+[ -z "${IMAGE_TAG:-}" ] || tag_args=(-Dspiffeidt.image.tag="$IMAGE_TAG" -Djib.outputPaths.tar="target/jib-image-$IMAGE_TAG.tar")
 ./mvnw -B -q ${MVN_OFFLINE:-} -pl idp,subject-wl,asserting-wl,m-tier,target-wl jib:buildTar \
-  -Dspiffeidt.image.base="tar://$(realpath "$base")" -Dspiffeidt.revision="$revision"
-MVN_OFFLINE=${MVN_OFFLINE:-} deploy/images/make-zipkin-image.sh "$base" devstack/target/zipkin/zipkin-image.tar > /dev/null
-for tar in {idp,subject-wl,asserting-wl,m-tier,target-wl}/target/jib-image.tar devstack/target/zipkin/zipkin-image.tar; do
+  -Dspiffeidt.image.base="tar://$(realpath "$base")" -Dspiffeidt.revision="$revision" "${tag_args[@]}"
+tars=({idp,subject-wl,asserting-wl,m-tier,target-wl}/target/jib-image${IMAGE_TAG:+-$IMAGE_TAG}.tar)
+if [ -z "${IMAGE_TAG:-}" ]; then
+  MVN_OFFLINE=${MVN_OFFLINE:-} deploy/images/make-zipkin-image.sh "$base" devstack/target/zipkin/zipkin-image.tar > /dev/null
+  tars+=(devstack/target/zipkin/zipkin-image.tar)
+fi
+for tar in "${tars[@]}"; do
   m=${tar%%/*}; [ "$m" = devstack ] && m=zipkin
   printf '%-14s %s %s\n' "$m" "$(du -h "$tar" | cut -f1)" "$(sha256sum "$tar" | cut -c1-16)"
 done
