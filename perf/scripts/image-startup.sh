@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A workload's start-up in its image (issue 31): with the offline Compose deployment up, each workload
-# container is stopped and started again, ROUNDS times, and timed from `docker compose start` to
+# container is stopped and started again (`docker stop`, `docker start`: the container alone, as the engine
+# restarts it; `docker compose start` would also run its one-shot dependencies again), ROUNDS times, and timed
+# from `docker start` to
 #   - Spring's "Started ... in X seconds (process running for Y)" (the JVM's own view), and
 #   - the first 200 of its readiness endpoint, polled every 50 ms from the host (what an orchestrator sees);
 # and at that moment reads the CPU time of the container (its cgroup) and of the JVM's threads, split into
@@ -13,6 +15,8 @@
 #   JAVA_OPTIONS="-XX:TieredStopAtLevel=1" OUT=tiered perf/scripts/image-startup.sh
 #       JVM options for the four workloads (JAVA_TOOL_OPTIONS, through a Compose file of its own), e.g. to
 #       see what the JIT costs; OUT names the output directory under perf/target/image-startup
+#   SPIFFEIDT_TAG=0.1.0-SNAPSHOT-jdk25 COMPOSE_EXTRA=deploy/compose/aot-cache.yaml OUT=jdk25-aot perf/scripts/image-startup.sh
+#       more Compose files (space-separated), here JDK 25's AOT cache on images built on a JDK 25 base
 #
 # Needs a running Docker engine with the Compose plugin, the ports of the deployment free, and a quiet
 # machine (the figures are wall-clock times on the deployment's CPU limits: one CPU per workload).
@@ -24,6 +28,7 @@ rounds=${ROUNDS:-3}
 out=perf/target/image-startup${OUT:+/$OUT}
 mkdir -p "$out"
 compose=(docker compose -p spiffeidt -f deploy/compose/compose.yaml -f deploy/compose/offline.yaml)
+for f in ${COMPOSE_EXTRA:-}; do compose+=(-f "$f"); done
 if [ -n "${JAVA_OPTIONS:-}" ]; then
   {
     echo "services:"
@@ -60,15 +65,15 @@ EOF
 echo "image-startup: $(date -u +%FT%TZ), git $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "${compose[@]}" up -d --wait --wait-timeout 300 > "$out/up.log" 2>&1 || { tail -20 "$out/up.log"; exit 1; }
 trap '"${compose[@]}" down -v > /dev/null 2>&1 || true' EXIT
-echo "image-startup: JAVA_OPTIONS=${JAVA_OPTIONS:-}" | tee "$out/options.txt"
+echo "image-startup: JAVA_OPTIONS=${JAVA_OPTIONS:-} COMPOSE_EXTRA=${COMPOSE_EXTRA:-} SPIFFEIDT_TAG=${SPIFFEIDT_TAG:-}" | tee "$out/options.txt"
 echo "workload,round,ready_ms,cpu_ms,jit_cpu_ms,main_cpu_ms,other_cpu_ms,spring_started_s,jvm_running_s" > "$out/startup.csv"
 for round in $(seq 1 "$rounds"); do
   for wl in idp asserting-wl target-wl m-tier subject-wl; do
-    "${compose[@]}" stop "$wl" > /dev/null 2>&1
+    docker stop "spiffeidt-$wl-1" > /dev/null
     sleep 2
     since=$(date -u +%FT%T.%3NZ)
     t0=$(ms)
-    "${compose[@]}" start "$wl" > /dev/null 2>&1
+    docker start "spiffeidt-$wl-1" > /dev/null
     ready=""
     for _ in $(seq 1 1200); do # at most 60 s
       if curl -fs -o /dev/null --max-time 1 "${ready_url[$wl]}"; then
