@@ -44,7 +44,7 @@ for d in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64; d
   [ -n "$jdk25" ] || { [ -x "$d/bin/jlink" ] && jdk25=$d; }
 done
 [ -n "$jdk25" ] || skip "no JDK 25 (set JDK25_HOME)"
-exec_jar=$(ls subject-wl/target/subject-wl-*-exec.jar 2> /dev/null | head -1)
+exec_jar=$(ls subject-wl/target/subject-wl-*-exec.jar 2> /dev/null | head -1 || true)
 [ -n "$exec_jar" ] || fail "subject-wl/target has no runnable jar: run ./mvnw install -DskipTests first"
 version=${exec_jar#subject-wl/target/subject-wl-}
 export SPIFFEIDT_TAG=${version%-exec.jar}-jdk25 SPIFFEIDT_AOT_MODE=on
