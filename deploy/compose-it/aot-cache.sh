@@ -62,13 +62,7 @@ fi
 log "images ready: spiffeidt/<module>:$SPIFFEIDT_TAG"
 
 # --- up: the trainings, then the workloads with their caches ---
-for p in 8080 9000 9090 9411 18080 18443 18444 18445; do
-  ! (exec 3<> "/dev/tcp/127.0.0.1/$p") 2> /dev/null || fail "port $p is in use on this machine"
-done
-up=1
-t0=$(date +%s)
-"${compose[@]}" up -d --wait --wait-timeout 600 > "$work/up.log" 2>&1 || { tail -30 "$work/up.log"; fail "docker compose up with aot-cache.yaml"; }
-log "docker compose up --wait (trainings included): every service healthy after $(($(date +%s) - t0)) s"
+compose_up 600
 for wl in "${workloads[@]}"; do
   state=$(docker inspect -f '{{.State.Status}} {{.State.ExitCode}}' "spiffeidt-$wl-aot-1")
   [ "$state" = "exited 0" ] || fail "the training $wl-aot ended $state"

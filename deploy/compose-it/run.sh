@@ -63,14 +63,7 @@ bash deploy/images/load-images.sh | sed 's/^/  /'
 log "images ready"
 
 # --- up ---
-# ports the deployment publishes must be free (a devstack or another stack would answer instead)
-for p in 8080 9000 9090 9411 18080 18443 18444 18445; do
-  ! (exec 3<> "/dev/tcp/127.0.0.1/$p") 2> /dev/null || fail "port $p is in use on this machine"
-done
-up=1
-t0=$(date +%s)
-"${compose[@]}" up -d --wait --wait-timeout 300 > "$work/up.log" 2>&1 || { tail -30 "$work/up.log"; fail "docker compose up"; }
-log "docker compose up --wait: every service healthy after $(($(date +%s) - t0)) s"
+compose_up 300
 "${compose[@]}" ps --format '{{.Service}}: {{.Status}}' | sed 's/^/  /'
 for wl in subject-wl asserting-wl m-tier target-wl; do
   "${compose[@]}" logs --no-color "$wl" > "$work/$wl.log" 2>&1
