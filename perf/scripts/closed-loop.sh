@@ -13,6 +13,7 @@
 #
 #   ./mvnw install -DskipTests && perf/scripts/closed-loop.sh
 #   ROUNDS=2 C=16 USERS=20 WARM_ALL=30 WARM=15 DURATION=20 MODES="lsvid dvid" MINT_MODES="dvid" perf/scripts/closed-loop.sh
+#   JVM_OPTIONS="-XX:+UseParallelGC" perf/scripts/closed-loop.sh     (the stack's JVM options, word-split)
 # Writes perf/target/closed-loop/summary.md. Measure on a quiet machine: the script prints the load average
 # before and after; say what ran beside.
 set -euo pipefail
@@ -96,14 +97,15 @@ to_ms() { awk '{v=$1; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$
 
 summary="$out/summary.md"
 {
-  echo "closed-loop: $(date -u +%FT%TZ), $(nproc) cores, load before $(cut -d' ' -f1-3 /proc/loadavg), JDK $("${JAVA_HOME:+$JAVA_HOME/bin/}java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p'), profile $PROFILE, memo $MEMO, C=$C, $USERS users, ${WARM_ALL} s warm-up per mode, then ${WARM} s warm and ${SECS} s measured per row, $ROUNDS rounds"
+  echo "closed-loop: $(date -u +%FT%TZ), $(nproc) cores, load before $(cut -d' ' -f1-3 /proc/loadavg), JDK $("${JAVA_HOME:+$JAVA_HOME/bin/}java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p'), profile $PROFILE, memo $MEMO, JVM options '${JVM_OPTIONS:-}', C=$C, $USERS users, ${WARM_ALL} s warm-up per mode, then ${WARM} s warm and ${SECS} s measured per row, $ROUNDS rounds"
   echo
   echo "| round | mode | request | req/s | p50 | p99 | max (ms) | non-2xx | socket errors | CPU ms/request subject, asserting, m-tier, target; all | goal |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$summary"
 cat "$summary"
 for round in $(seq "$ROUNDS"); do
-  devstack_start "$work/stack.log"
+  # shellcheck disable=SC2086
+  devstack_start "$work/stack.log" ${JVM_OPTIONS:-}
   ports=""
   for c in subject-wl asserting-wl m-tier target-wl; do ports+="$c=${devstack_port[$c]} "; done
   WRK_TOKENS=""
