@@ -13,7 +13,9 @@
 #
 #   ./mvnw install -DskipTests && perf/scripts/closed-loop.sh
 #   ROUNDS=2 C=16 USERS=20 WARM_ALL=30 WARM=15 DURATION=20 MODES="lsvid dvid" MINT_MODES="dvid" perf/scripts/closed-loop.sh
-#   JVM_OPTIONS="-XX:+UseParallelGC" perf/scripts/closed-loop.sh     (the stack's JVM options, word-split)
+#   JVM_OPTIONS="-XX:+UseG1GC" perf/scripts/closed-loop.sh     (the stack's JVM options, word-split; default
+#   -XX:+UseParallelGC, the cheaper collector on two cores and a 1 GB heap: docs/measurement.md; "" for the
+#   JVM's own choice, G1 on this machine)
 # Writes perf/target/closed-loop/summary.md. Measure on a quiet machine: the script prints the load average
 # before and after; say what ran beside.
 set -euo pipefail
@@ -27,6 +29,7 @@ SECS=${DURATION:-20}
 MODES=${MODES:-dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward}
 MINT_MODES=${MINT_MODES-dvid id-mode anon-mode lsvid}   # MINT_MODES="" for none
 export PROFILE=${PROFILE:-pooled} MEMO=${MEMO:-true}
+JVM_OPTIONS=${JVM_OPTIONS--XX:+UseParallelGC}
 command -v wrk > /dev/null || { echo "closed-loop: wrk missing (apt-get install wrk)" >&2; exit 1; }
 jcmd=${JAVA_HOME:+$JAVA_HOME/bin/}jcmd
 # shellcheck source=lib/devstack.sh
