@@ -40,6 +40,6 @@ compose_up() {
   done
   up=1
   t0=$(date +%s)
-  "${compose[@]}" up -d --wait --wait-timeout "$1" > "$work/up.log" 2>&1 || { tail -30 "$work/up.log"; fail "docker compose up"; }
+  "${compose[@]}" up -d --wait --wait-timeout "$1" > "$work/up.log" 2>&1 || { tail -30 "$work/up.log"; fail "${compose[*]} up -d --wait"; }
   log "docker compose up --wait: every service healthy after $(($(date +%s) - t0)) s"
 }

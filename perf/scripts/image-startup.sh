@@ -13,8 +13,9 @@
 #   deploy/images/build-offline.sh && deploy/images/load-images.sh   # once (and build-offline-deps.sh once)
 #   perf/scripts/image-startup.sh                                     # ROUNDS=3 by default
 #   JAVA_OPTIONS="-XX:TieredStopAtLevel=1" OUT=tiered perf/scripts/image-startup.sh
-#       JVM options for the four workloads (JAVA_TOOL_OPTIONS, through a Compose file of its own), e.g. to
-#       see what the JIT costs; OUT names the output directory under perf/target/image-startup
+#       JVM options for the four workloads (JDK_JAVA_OPTIONS, through a Compose file of its own, so they add
+#       to the JAVA_TOOL_OPTIONS of COMPOSE_EXTRA's files), e.g. to see what the JIT costs; OUT names the
+#       output directory under perf/target/image-startup
 #   SPIFFEIDT_TAG=0.1.0-SNAPSHOT-jdk25 COMPOSE_EXTRA=deploy/compose/aot-cache.yaml OUT=jdk25-aot perf/scripts/image-startup.sh
 #       more Compose files (space-separated), here JDK 25's AOT cache on images built on a JDK 25 base
 #
@@ -33,7 +34,7 @@ if [ -n "${JAVA_OPTIONS:-}" ]; then
   {
     echo "services:"
     for wl in asserting-wl target-wl m-tier subject-wl; do
-      printf '  %s:\n    environment:\n      JAVA_TOOL_OPTIONS: "%s"\n' "$wl" "$JAVA_OPTIONS"
+      printf '  %s:\n    environment:\n      JDK_JAVA_OPTIONS: "%s"\n' "$wl" "$JAVA_OPTIONS"
     done
   } > "$out/java-options.yaml"
   compose+=(-f "$out/java-options.yaml")
