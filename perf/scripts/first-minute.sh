@@ -19,6 +19,9 @@
 #   perf/scripts/first-minute.sh [variant...]                 (default: default cds; after ./mvnw install)
 #   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 perf/scripts/first-minute.sh default aot
 #   REQUESTS=1000 STEADY_SECONDS=60 TRAIN_SECONDS=20 MODES="dvid id-mode anon-mode lsvid" perf/scripts/first-minute.sh
+#   WARMUP=mtls-only:3000 perf/scripts/first-minute.sh default   (before each mode's measured calls, 3,000
+#             unmeasured sequential mtls-only calls: the HTTP path through every tier warmed, no document;
+#             "first answer" is then the first measured call)
 # Measure on a quiet machine; the script prints the load average before and after.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,6 +30,7 @@ STEADY_SECONDS=${STEADY_SECONDS:-60}
 MODES=${MODES:-dvid id-mode anon-mode lsvid}
 PROFILE=${PROFILE:-pooled}
 TRAIN_SECONDS=${TRAIN_SECONDS:-20}
+WARMUP=${WARMUP:-}
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 jdk=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.version = //p')
 variants=("$@")
@@ -94,7 +98,7 @@ options_for() { # the JVM options of a variant; -Xshare:on and -XX:AOTMode=on ma
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); JDK $jdk; profile $PROFILE"
 summary="$out/summary-$jdk.md"
 {
-  echo "JDK $jdk, profile $PROFILE, $REQUESTS requests then ${STEADY_SECONDS} s of load; load before $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "JDK $jdk, profile $PROFILE, warm-up ${WARMUP:-none}, $REQUESTS requests then ${STEADY_SECONDS} s of load; load before $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   printf '| variant | mode | up (ms) | first answer (ms) | first 100 p50 | 101-200 | 201-300 | 301-400 | 401-500 | 501-600 | 601-700 | 701-800 | 801-900 | 901-1000 | steady p50 | worst bucket / steady |\n'
   printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
@@ -104,9 +108,12 @@ for variant in "${variants[@]}"; do
   for mode in $MODES; do
     # shellcheck disable=SC2086
     start_stack $opts
-    row=$(python3 - "$sub" "$idp" "$mode" "$REQUESTS" "$STEADY_SECONDS" "$start_ns" "$out/$variant-$jdk-$mode.csv" <<'PY'
-import http.client, json, sys, time, urllib.parse
+    row=$(python3 - "$sub" "$idp" "$mode" "$REQUESTS" "$STEADY_SECONDS" "$start_ns" "$out/$variant-$jdk-$mode.csv" "$WARMUP" <<'PY'
+import http.client, json, re, sys, time, urllib.parse
 sub, idp, mode, n, steady_s, start_ns, csv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+warm = re.fullmatch(r"([a-z-]+):([0-9]+)", sys.argv[8]) if sys.argv[8] else None
+if sys.argv[8] and not warm:
+    sys.exit("WARMUP is <mode>:<calls>, e.g. mtls-only:3000, not %r" % sys.argv[8])
 i = http.client.HTTPConnection("127.0.0.1", idp)
 i.request("POST", "/dev/token", urllib.parse.urlencode({"username": "user0001", "password": "password"}),
           {"Content-Type": "application/x-www-form-urlencoded"})
@@ -120,6 +127,14 @@ def call(op="balance"):
     if r.status != 200:
         sys.exit("%s answered %d" % (op, r.status))
     return (time.perf_counter() - t) * 1000
+if warm:
+    mode, measured = warm.group(1), mode
+    call("mint")
+    t0 = time.monotonic()
+    for _ in range(int(warm.group(2))):
+        call()
+    print("warm-up: %s calls of %s in %.1f s" % (warm.group(2), mode, time.monotonic() - t0), file=sys.stderr)
+    mode = measured
 call("mint")
 first = None
 times = []
