@@ -120,21 +120,20 @@ i.request("POST", "/dev/token", urllib.parse.urlencode({"username": "user0001", 
 token = json.loads(i.getresponse().read())["access_token"]
 c = http.client.HTTPConnection("127.0.0.1", sub)
 h = {"Authorization": "Bearer " + token}
-def call(op="balance"):
+def call(op="balance", on=mode):
     t = time.perf_counter()
-    c.request("POST", "/api/%s/%s" % (mode, op), headers=h)
+    c.request("POST", "/api/%s/%s" % (on, op), headers=h)
     r = c.getresponse(); r.read()
     if r.status != 200:
-        sys.exit("%s answered %d" % (op, r.status))
+        sys.exit("%s %s answered %d" % (on, op, r.status))
     return (time.perf_counter() - t) * 1000
 if warm:
-    mode, measured = warm.group(1), mode
-    call("mint")
+    warm_mode, warm_calls = warm.group(1), int(warm.group(2))
+    call("mint", warm_mode)
     t0 = time.monotonic()
-    for _ in range(int(warm.group(2))):
-        call()
-    print("warm-up: %s calls of %s in %.1f s" % (warm.group(2), mode, time.monotonic() - t0), file=sys.stderr)
-    mode = measured
+    for _ in range(warm_calls):
+        call(on=warm_mode)
+    print("warm-up: %d calls of %s in %.1f s" % (warm_calls, warm_mode, time.monotonic() - t0), file=sys.stderr)
 call("mint")
 first = None
 times = []
