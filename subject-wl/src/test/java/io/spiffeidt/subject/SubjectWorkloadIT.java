@@ -17,6 +17,7 @@ import io.spiffeidt.support.testing.StubWorkload.Reply;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.support.testing.TestOAuthIssuer;
+import io.spiffeidt.support.warmup.StartupWarmUp;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.DocumentRequest;
@@ -83,7 +84,33 @@ class SubjectWorkloadIT {
                         "spiffeidt.oauth.issuers[0].issuer", idp.issuer(),
                         "spiffeidt.oauth.issuers[0].audience", "spiffeidt",
                         "spiffeidt.endpoints.asserting-wl", asserting.uri().toString(),
-                        "spiffeidt.endpoints.m-tier", mTier.uri().toString()));
+                        "spiffeidt.endpoints.m-tier", mTier.uri().toString(),
+                        "spiffeidt.warm-up.requests", "200"));
+        // read before any test calls: what the warm-up alone left behind
+        downstreamCallsAfterStart =
+                asserting.received().size() + mTier.received().size();
+        sessionsAfterStart = subject.meters()
+                .get("tomcat.sessions.created")
+                .functionCounter()
+                .count();
+    }
+
+    private static int downstreamCallsAfterStart;
+    private static double sessionsAfterStart;
+
+    @Test
+    void warmUpWhenSetThenTheUserApiRefusedEveryCallWithoutATokenAndNothingWentDownstream() {
+        StartupWarmUp.Result warmUp =
+                subject.context().getBean(StartupWarmUp.class).result().orElseThrow();
+
+        assertThat(warmUp.paths())
+                .containsExactly(
+                        "/api/dvid/balance", "/api/id-mode/balance", "/api/anon-mode/balance", "/api/lsvid/balance");
+        assertThat(warmUp.answers()).isEqualTo(Map.of(401, 200));
+        assertThat(warmUp.stopped()).isEmpty();
+        // refused before any flow: no call downstream, no HTTP session
+        assertThat(downstreamCallsAfterStart).isZero();
+        assertThat(sessionsAfterStart).isZero();
     }
 
     @AfterAll

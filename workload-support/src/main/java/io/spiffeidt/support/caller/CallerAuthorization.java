@@ -69,7 +69,12 @@ public class CallerAuthorization implements HandlerInterceptor, HandlerMethodArg
                 return true;
             }
         }
-        log.info("refused {} on {}", caller.id(), request.getRequestURI());
+        if (caller.id().equals(properties.idOf(properties.workload()))) {
+            // the workload's own start-up warm-up (spiffeidt.warm-up), refused by design at every endpoint
+            log.debug("refused {} (itself) on {}", caller.id(), request.getRequestURI());
+        } else {
+            log.info("refused {} on {}", caller.id(), request.getRequestURI());
+        }
         throw new CallerNotAllowedException(caller.id() + " may not call this endpoint");
     }
 

@@ -157,6 +157,20 @@ public class DownstreamClients implements Closeable {
         return clients.computeIfAbsent(key, k -> create(mode, downstream));
     }
 
+    /**
+     * A pooled client to this workload's own server at {@code base}, for the start-up warm-up: the same
+     * HTTP client, TLS and RestClient set-up as the calls downstream. Over {@code https} it presents the
+     * workload's SVID and accepts only the workload's own SPIFFE ID. Closed with the others.
+     */
+    public RestClient selfClient(URI base) {
+        Role self = identity.workload();
+        TlsSocketStrategy tls =
+                tlsStrategy(SpiffeTls.clientContext(source, identity.idOf(self)), self, ConnectionStrategy.POOLED);
+        CloseableHttpClient http = httpClient(tls, true);
+        toClose.add(http);
+        return restClient(http, base, ConnectionStrategy.POOLED);
+    }
+
     private DownstreamClient create(Mode mode, Role downstream) {
         URI base = identity.endpointOf(downstream);
         if (!"https".equalsIgnoreCase(base.getScheme())) {
