@@ -31,7 +31,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
  * TLS and connection pool set-up as its calls downstream, presenting its own SVID. On the mTLS port no
  * endpoint allows the workload itself, so every call is refused with {@code 403} by the caller check,
  * having gone through the connector, TLS, the filters, Spring MVC, the interceptor and the problem
- * details answer; on subject-wl's plain port the configured paths answer {@code 401} (no bearer token).
+ * details answer (an endpoint that takes a form refuses its JSON body with {@code 415} before that);
+ * on subject-wl's plain port the configured paths answer {@code 401} (no bearer token).
  * No call reaches an operation: a call answered with anything but a refusal ({@code 4xx}), or failing,
  * stops the warm-up with a warning. Either way the workload then reports ready: the warm-up saves time,
  * it does not check anything.
