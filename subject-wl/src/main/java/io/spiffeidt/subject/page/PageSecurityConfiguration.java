@@ -21,6 +21,8 @@ import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.firewall.HttpStatusRequestRejectedHandler;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
 
@@ -82,6 +84,16 @@ public class PageSecurityConfiguration {
     @Bean
     WebSecurityCustomizer headerFirewall() {
         return web -> web.httpFirewall(HeaderFirewall.strict());
+    }
+
+    /**
+     * A request the firewall refuses while the security filters run (a path it does not accept): 400
+     * through {@code /error}, a problem with the code {@code MALFORMED}; the default handler throws
+     * and the container logs the exception, whose message quotes what was refused.
+     */
+    @Bean
+    RequestRejectedHandler requestRejectedHandler() {
+        return new HttpStatusRequestRejectedHandler(HttpServletResponse.SC_BAD_REQUEST);
     }
 
     /** The clients of {@code spring.security.oauth2.client.*}, resolved when the page first needs them. */

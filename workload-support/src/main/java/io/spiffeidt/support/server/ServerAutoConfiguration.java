@@ -34,6 +34,18 @@ public class ServerAutoConfiguration {
         return registration;
     }
 
+    /**
+     * Refuses a header that the firewall would refuse ({@link RequestHeaderFilter}) before anything
+     * reads one: first of all filters, so no later step quotes the value in an exception.
+     */
+    @Bean
+    public FilterRegistrationBean<RequestHeaderFilter> spiffeIdtRequestHeaderFilter() {
+        FilterRegistrationBean<RequestHeaderFilter> registration =
+                new FilterRegistrationBean<>(new RequestHeaderFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
     /** Bounds request bodies (1 MiB) before they are buffered. */
     @Bean
     public FilterRegistrationBean<RequestBodyLimitFilter> spiffeIdtRequestBodyLimitFilter() {
