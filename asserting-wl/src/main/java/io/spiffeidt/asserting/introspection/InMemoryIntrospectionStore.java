@@ -3,11 +3,12 @@ package io.spiffeidt.asserting.introspection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -19,19 +20,25 @@ import org.slf4j.LoggerFactory;
  * A bounded in-memory {@link IntrospectionStore} with per-entry expiry (docs/operations.md "The
  * introspection store").
  *
- * <p>Bounded by entries and by characters, each entry weighing what its weigher says (a kept OAuth
- * proof is about 85,000 characters at 80 rounds, a pending OAuth token about a thousand): when
- * either bound is passed the oldest entries go first, each in constant time. A live entry dropped
- * for the bound is counted ({@link #dropped()}) and logged at most once per {@code purgeInterval}:
- * the document it belongs to can no longer be introspected. Without the character bound, the proofs
- * of a burst of mints filled the heap and the process did not recover (issue 28's {@code mint}
- * staircase).
+ * <p>Bounded three ways: by entries and by characters for the whole store, each entry weighing what
+ * its weigher says (a kept OAuth proof is about 85,000 characters at 80 rounds, a pending OAuth token
+ * about a thousand), and by entries per owner (the user a document was minted for). A put over its
+ * owner's bound drops that owner's own oldest entry. A put over a store bound drops the putting
+ * owner's own oldest entries first, and only when the owner holds no other entry the store's oldest:
+ * one user minting thousands of documents replaces their own records and never pushes out another
+ * user's. Without the character bound, the proofs of a burst of mints filled the heap and the process
+ * did not recover; without the owner's share, one user's burst dropped every other user's records.
+ * A live entry of another owner dropped for a store bound is counted ({@link #dropped()}) and logged
+ * at most once per {@code purgeInterval}: the document it belongs to can no longer be introspected
+ * (subject-wl then mints a new one). An owner's own entries replaced under its bound are counted
+ * apart ({@link #replacedByOwner()}).
  *
  * <p>Expired entries are dropped when read, and by a sweep run at most once per {@code
  * purgeInterval}, by a {@link #put} or by {@link #sweep()} (called on a schedule by {@link
  * IntrospectionSweeper}, so a store nobody writes to any more is emptied too).
  *
- * <p>Thread safety: thread safe, without a lock.
+ * <p>Thread safety: thread safe; reads take no lock, writes take one (a write follows a mint, whose
+ * proof costs milliseconds).
  *
  * @param <V> the kept value
  */
@@ -39,17 +46,19 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
 
     private static final Logger log = LoggerFactory.getLogger(InMemoryIntrospectionStore.class);
 
-    /** One kept value; identity matters (the order queue holds entries, not keys). */
+    /** One kept value; identity matters (the order queues hold entries, not keys). */
     private static final class Entry<V> {
         final String key;
+        final String owner;
         final Instant expiresAt;
-        /** Written under the map's lock for {@code key} ({@code computeIfPresent}). */
+        /** Written under the store's lock. */
         volatile V value;
 
-        volatile long chars;
+        long chars;
 
-        Entry(String key, V value, long chars, Instant expiresAt) {
+        Entry(String key, String owner, V value, long chars, Instant expiresAt) {
             this.key = key;
+            this.owner = owner;
             this.value = value;
             this.chars = chars;
             this.expiresAt = expiresAt;
@@ -58,15 +67,22 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
 
     private final String name;
     private final ConcurrentHashMap<String, Entry<V>> entries = new ConcurrentHashMap<>();
-    /** Entries in the order they were put; replaced or dropped ones stay until polled or swept. */
-    private final ConcurrentLinkedQueue<Entry<V>> order = new ConcurrentLinkedQueue<>();
+    /** Entries in the order they were put; dropped ones stay until polled or compacted (guarded by this). */
+    private final ArrayDeque<Entry<V>> order = new ArrayDeque<>();
+    /** Each owner's entries, oldest first (guarded by this). */
+    private final Map<String, ArrayDeque<Entry<V>>> byOwner = new HashMap<>();
 
-    private final AtomicInteger size = new AtomicInteger();
-    private final AtomicLong chars = new AtomicLong();
+    /** Guarded by this. */
+    private int size;
+    /** Guarded by this. */
+    private long chars;
+
     private final LongAdder dropped = new LongAdder();
+    private final LongAdder replacedByOwner = new LongAdder();
     private final Clock clock;
     private final int maxEntries;
     private final long maxChars;
+    private final int maxEntriesPerOwner;
     private final Duration purgeInterval;
     private final ToLongFunction<? super V> weigher;
     private final AtomicReference<Instant> nextPurge;
@@ -75,9 +91,25 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
     private final AtomicLong droppedWhenWarned = new AtomicLong();
 
     /**
+     * A store without a bound per owner (every owner may hold up to {@code maxEntries}).
+     *
+     * @see #InMemoryIntrospectionStore(String, Clock, int, long, int, Duration, ToLongFunction)
+     */
+    public InMemoryIntrospectionStore(
+            String name,
+            Clock clock,
+            int maxEntries,
+            long maxChars,
+            Duration purgeInterval,
+            ToLongFunction<? super V> weigher) {
+        this(name, clock, maxEntries, maxChars, maxEntries, purgeInterval, weigher);
+    }
+
+    /**
      * @param name what the store is called in logs and metrics (the mode)
      * @param maxEntries the most entries held
      * @param maxChars the most characters the entries weigh together
+     * @param maxEntriesPerOwner the most entries one owner holds
      * @param purgeInterval the least time between two sweeps of expired entries, and between two
      *     warnings of live entries dropped
      * @param weigher what a value weighs (the key's characters are added)
@@ -87,18 +119,20 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
             Clock clock,
             int maxEntries,
             long maxChars,
+            int maxEntriesPerOwner,
             Duration purgeInterval,
             ToLongFunction<? super V> weigher) {
         if (purgeInterval.isNegative() || purgeInterval.isZero()) {
             throw new IllegalArgumentException("purgeInterval must be positive");
         }
-        if (maxEntries < 1 || maxChars < 1) {
-            throw new IllegalArgumentException("maxEntries and maxChars must be positive");
+        if (maxEntries < 1 || maxChars < 1 || maxEntriesPerOwner < 1) {
+            throw new IllegalArgumentException("maxEntries, maxChars and maxEntriesPerOwner must be positive");
         }
         this.name = Objects.requireNonNull(name, "name");
         this.clock = clock;
         this.maxEntries = maxEntries;
         this.maxChars = maxChars;
+        this.maxEntriesPerOwner = maxEntriesPerOwner;
         this.purgeInterval = purgeInterval;
         this.weigher = Objects.requireNonNull(weigher, "weigher");
         Instant now = clock.instant();
@@ -117,24 +151,39 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
                 clock,
                 properties.maxEntries(),
                 properties.maxCharsOrDefault(),
+                properties.maxEntriesPerUser(),
                 properties.purgeInterval(),
                 IntrospectionEntry::chars);
     }
 
     @Override
-    public void put(String key, V value, Instant expiresAt) {
-        Entry<V> entry = new Entry<>(key, value, weigh(key, value), expiresAt);
-        Entry<V> replaced = entries.put(key, entry);
-        if (replaced == null) {
-            size.incrementAndGet();
-            chars.addAndGet(entry.chars);
-        } else {
-            chars.addAndGet(entry.chars - replaced.chars);
-        }
-        order.add(entry);
+    public void put(String key, String owner, V value, Instant expiresAt) {
+        Objects.requireNonNull(owner, "owner");
+        Entry<V> entry = new Entry<>(key, owner, value, weigh(key, value), expiresAt);
         Instant now = clock.instant();
-        sweepIfDue(now);
-        trim(now);
+        boolean droppedLive;
+        synchronized (this) {
+            Entry<V> replaced = entries.get(key);
+            if (replaced != null) {
+                remove(replaced);
+            }
+            entries.put(key, entry);
+            size++;
+            chars += entry.chars;
+            order.add(entry);
+            ArrayDeque<Entry<V>> own = byOwner.computeIfAbsent(owner, o -> new ArrayDeque<>());
+            own.add(entry);
+            while (own.size() > maxEntriesPerOwner) {
+                remove(own.peekFirst());
+                replacedByOwner.increment();
+            }
+            sweepIfDue(now);
+            droppedLive = trim(own, now);
+            compactIfStale();
+        }
+        if (droppedLive) {
+            warn(now);
+        }
     }
 
     @Override
@@ -144,31 +193,45 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
             return Optional.empty();
         }
         if (!clock.instant().isBefore(e.expiresAt)) {
-            drop(e, false);
+            synchronized (this) {
+                if (entries.get(key) == e) {
+                    remove(e);
+                }
+            }
             return Optional.empty();
         }
-        return Optional.of(e.value);
+        V value = e.value;
+        return value == null ? Optional.empty() : Optional.of(value);
     }
 
     @Override
     public void replace(String key, V value) {
-        long[] delta = {0};
-        entries.computeIfPresent(key, (k, e) -> {
-            long weight = weigh(k, value);
-            delta[0] = weight - e.chars;
-            e.value = value;
+        Instant now = clock.instant();
+        boolean droppedLive = false;
+        synchronized (this) {
+            Entry<V> e = entries.get(key);
+            if (e == null) {
+                return;
+            }
+            long weight = weigh(key, value);
+            chars += weight - e.chars;
             e.chars = weight;
-            return e;
-        });
-        if (delta[0] != 0) {
-            chars.addAndGet(delta[0]);
-            trim(clock.instant());
+            e.value = value;
+            ArrayDeque<Entry<V>> own = byOwner.get(e.owner);
+            if (own != null) {
+                droppedLive = trim(own, now);
+            }
+        }
+        if (droppedLive) {
+            warn(now);
         }
     }
 
     /** Drops the expired entries now, unless a sweep ran less than {@code purgeInterval} ago. */
     public void sweep() {
-        sweepIfDue(clock.instant());
+        synchronized (this) {
+            sweepIfDue(clock.instant());
+        }
     }
 
     /** The store's name (its mode). */
@@ -177,63 +240,101 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
     }
 
     /** The number of entries held (live or not yet dropped). */
-    public int size() {
-        return size.get();
+    public synchronized int size() {
+        return size;
     }
 
     /** The characters the held entries weigh together. */
-    public long chars() {
-        return chars.get();
+    public synchronized long chars() {
+        return chars;
     }
 
-    /** How many live entries were dropped because a bound was passed, since the start. */
+    /** How many live entries were dropped because a store bound was passed, since the start. */
     public long dropped() {
         return dropped.sum();
+    }
+
+    /** How many entries were replaced by a newer one of the same owner over the owner's bound, since the start. */
+    public long replacedByOwner() {
+        return replacedByOwner.sum();
+    }
+
+    /** The entries {@code owner} holds now. */
+    public synchronized int heldBy(String owner) {
+        ArrayDeque<Entry<V>> own = byOwner.get(owner);
+        return own == null ? 0 : own.size();
     }
 
     private long weigh(String key, V value) {
         return key.length() + Math.max(0, weigher.applyAsLong(value));
     }
 
+    /** Under the lock. */
     private void sweepIfDue(Instant now) {
         Instant due = nextPurge.get();
         if (now.isBefore(due) || !nextPurge.compareAndSet(due, now.plus(purgeInterval))) {
             return;
         }
-        entries.forEach((k, e) -> {
+        for (Entry<V> e : entries.values()) {
             if (!now.isBefore(e.expiresAt)) {
-                drop(e, false);
+                remove(e);
             }
-        });
+        }
         order.removeIf(e -> entries.get(e.key) != e);
     }
 
-    /** Drops the oldest entries until both bounds hold; constant time per entry dropped. */
-    private void trim(Instant now) {
+    /**
+     * Under the lock: drops entries until both store bounds hold, the putting owner's ({@code own})
+     * oldest first while it holds more than the newest, then the store's oldest. Whether a live entry
+     * of another owner was dropped.
+     */
+    private boolean trim(ArrayDeque<Entry<V>> own, Instant now) {
         boolean droppedLive = false;
-        while (size.get() > maxEntries || chars.get() > maxChars) {
+        while (size > maxEntries || chars > maxChars) {
+            if (own.size() > 1) {
+                remove(own.peekFirst());
+                replacedByOwner.increment();
+                continue;
+            }
             Entry<V> oldest = order.poll();
             if (oldest == null) {
                 break;
             }
+            if (entries.get(oldest.key) != oldest) {
+                continue;
+            }
             boolean alive = now.isBefore(oldest.expiresAt);
-            droppedLive |= drop(oldest, alive) && alive;
+            remove(oldest);
+            if (alive) {
+                dropped.increment();
+                droppedLive = true;
+            }
         }
-        if (droppedLive) {
-            warn(now);
+        return droppedLive;
+    }
+
+    /** Under the lock: forgets {@code e} everywhere but in the store's order queue (dropped there lazily). */
+    private void remove(Entry<V> e) {
+        if (!entries.remove(e.key, e)) {
+            return;
+        }
+        size--;
+        chars -= e.chars;
+        e.value = null;
+        ArrayDeque<Entry<V>> own = byOwner.get(e.owner);
+        if (own != null) {
+            own.remove(e);
+            if (own.isEmpty()) {
+                byOwner.remove(e.owner);
+            }
         }
     }
 
-    private boolean drop(Entry<V> e, boolean alive) {
-        if (!entries.remove(e.key, e)) {
-            return false;
+    /** Under the lock: the order queue keeps no more dropped entries than it keeps live ones (and a few). */
+    private void compactIfStale() {
+        if (order.size() > 2 * size + 64) {
+            order.removeIf(e -> entries.get(e.key) != e);
         }
-        size.decrementAndGet();
-        chars.addAndGet(-e.chars);
-        if (alive) {
-            dropped.increment();
-        }
-        return true;
     }
 
     private void warn(Instant now) {
@@ -247,8 +348,8 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
                             + " introspected. Raise spiffeidt.asserting.introspection.max-chars / max-entries and"
                             + " the heap, or shorten the documents' lifetime",
                     name,
-                    size.get(),
-                    chars.get(),
+                    size(),
+                    chars(),
                     maxEntries,
                     maxChars,
                     since,

@@ -17,6 +17,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxChars most characters the entries of each in-memory store weigh together (a kept OAuth
  *     proof about 85,000 at 80 rounds, a pending OAuth token about 1,000; oldest dropped first);
  *     unset: an eighth of the JVM's maximum heap
+ * @param maxEntriesPerUser most entries one user holds in each store, in memory or JDBC (a user's own
+ *     oldest dropped first): one user's mints never push out another user's records
  * @param purgeInterval least time between two sweeps of expired entries from the in-memory stores (each
  *     entry may hold a whole OAuth proof, about 85 KB at 80 rounds)
  */
@@ -26,6 +28,7 @@ public record IntrospectionProperties(
         @DefaultValue("memory") @NotNull Store store,
         @DefaultValue("100000") @Min(1) int maxEntries,
         @Min(1) Long maxChars,
+        @DefaultValue("16") @Min(1) int maxEntriesPerUser,
         @DefaultValue("10s") @NotNull Duration purgeInterval) {
 
     public IntrospectionProperties {

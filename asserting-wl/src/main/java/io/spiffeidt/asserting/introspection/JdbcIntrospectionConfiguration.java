@@ -72,7 +72,10 @@ public class JdbcIntrospectionConfiguration {
 
     @Bean
     IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(
-            IntrospectionDatabase db, JdbcIntrospectionProperties properties, Clock clock) {
+            IntrospectionDatabase db,
+            JdbcIntrospectionProperties properties,
+            IntrospectionProperties bounds,
+            Clock clock) {
         return new JdbcIntrospectionStore<>(
                 db.dataSource(),
                 "dvid",
@@ -81,12 +84,16 @@ public class JdbcIntrospectionConfiguration {
                         DvidIntrospectionEntry::pendingOAuthToken,
                         DvidIntrospectionEntry::new),
                 clock,
-                properties.purgeInterval());
+                properties.purgeInterval(),
+                bounds.maxEntriesPerUser());
     }
 
     @Bean
     IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
-            IntrospectionDatabase db, JdbcIntrospectionProperties properties, Clock clock) {
+            IntrospectionDatabase db,
+            JdbcIntrospectionProperties properties,
+            IntrospectionProperties bounds,
+            Clock clock) {
         return new JdbcIntrospectionStore<>(
                 db.dataSource(),
                 "id-mode",
@@ -95,12 +102,16 @@ public class JdbcIntrospectionConfiguration {
                         IdModeIntrospectionEntry::pendingOAuthToken,
                         IdModeIntrospectionEntry::new),
                 clock,
-                properties.purgeInterval());
+                properties.purgeInterval(),
+                bounds.maxEntriesPerUser());
     }
 
     @Bean
     IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
-            IntrospectionDatabase db, JdbcIntrospectionProperties properties, Clock clock) {
+            IntrospectionDatabase db,
+            JdbcIntrospectionProperties properties,
+            IntrospectionProperties bounds,
+            Clock clock) {
         return new JdbcIntrospectionStore<>(
                 db.dataSource(),
                 "anon-mode",
@@ -109,6 +120,7 @@ public class JdbcIntrospectionConfiguration {
                         AnonModeIntrospectionEntry::pendingOAuthToken,
                         AnonModeIntrospectionEntry::new),
                 clock,
-                properties.purgeInterval());
+                properties.purgeInterval(),
+                bounds.maxEntriesPerUser());
     }
 }

@@ -68,6 +68,7 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
     private final Clock clock;
     private final Duration purgeInterval;
     private final AtomicReference<Instant> lastPurge;
+    private final int maxEntriesPerOwner;
 
     /**
      * @param dataSource the shared database (migrated with {@link #migrate(DataSource)})
@@ -78,6 +79,29 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
      */
     public JdbcIntrospectionStore(
             DataSource dataSource, String kind, Mapping<V> mapping, Clock clock, Duration purgeInterval) {
+        this(dataSource, kind, mapping, clock, purgeInterval, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param dataSource the shared database (migrated with {@link #migrate(DataSource)})
+     * @param kind which entries this store holds (e.g. {@code dvid}), at most 32 characters
+     * @param mapping entry to columns and back
+     * @param clock the time that decides expiry
+     * @param purgeInterval the least time between two deletions of expired entries
+     * @param maxEntriesPerOwner the most entries one owner holds; a put over it deletes the owner's
+     *     entries that expire first
+     */
+    public JdbcIntrospectionStore(
+            DataSource dataSource,
+            String kind,
+            Mapping<V> mapping,
+            Clock clock,
+            Duration purgeInterval,
+            int maxEntriesPerOwner) {
+        if (maxEntriesPerOwner < 1) {
+            throw new IllegalArgumentException("maxEntriesPerOwner must be positive");
+        }
+        this.maxEntriesPerOwner = maxEntriesPerOwner;
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.kind = Objects.requireNonNull(kind, "kind");
         if (kind.isEmpty() || kind.length() > 32) {
@@ -102,31 +126,54 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
     }
 
     @Override
-    public void put(String key, V value, Instant expiresAt) {
+    public void put(String key, String owner, V value, Instant expiresAt) {
+        Objects.requireNonNull(owner, "owner");
         OAuthProof proof = mapping.proof().apply(value);
         String pending = mapping.pendingToken().apply(value);
         try (Connection c = dataSource.getConnection()) {
             // a key is minted once; a second put (same key) replaces the entry, as the in-memory store
-            if (update(c, key, proof, pending, expiresAt) == 0) {
+            if (update(c, key, owner, proof, pending, expiresAt) == 0) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO introspection_entry "
-                        + "(kind, entry_key, proof_msg, proof_zkp, proof_idp_key, pending_token, expires_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                        + "(kind, entry_key, owner, proof_msg, proof_zkp, proof_idp_key, pending_token, expires_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                     ps.setString(1, kind);
                     ps.setString(2, key);
-                    setProof(ps, 3, proof);
-                    ps.setString(6, pending);
-                    ps.setTimestamp(7, Timestamp.from(expiresAt));
+                    ps.setString(3, owner);
+                    setProof(ps, 4, proof);
+                    ps.setString(7, pending);
+                    ps.setTimestamp(8, Timestamp.from(expiresAt));
                     ps.executeUpdate();
                 } catch (SQLException duplicate) {
                     // another replica inserted the same key meanwhile
-                    if (update(c, key, proof, pending, expiresAt) == 0) {
+                    if (update(c, key, owner, proof, pending, expiresAt) == 0) {
                         throw duplicate;
                     }
                 }
             }
+            trimOwner(c, owner);
             purgeIfDue(c);
         } catch (SQLException e) {
             throw failure("write", e);
+        }
+    }
+
+    /**
+     * Deletes {@code owner}'s entries beyond its newest {@code maxEntriesPerOwner} (by expiry, then
+     * key): one user's mints replace their own records, never another user's. Replicas that trim the
+     * same owner at once delete the same rows.
+     */
+    private void trimOwner(Connection c, String owner) throws SQLException {
+        if (maxEntriesPerOwner == Integer.MAX_VALUE) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM introspection_entry WHERE kind = ? AND owner = ?"
+                + " AND entry_key NOT IN (SELECT entry_key FROM introspection_entry WHERE kind = ? AND owner = ?"
+                + " ORDER BY expires_at DESC, entry_key DESC FETCH FIRST " + maxEntriesPerOwner + " ROWS ONLY)")) {
+            ps.setString(1, kind);
+            ps.setString(2, owner);
+            ps.setString(3, kind);
+            ps.setString(4, owner);
+            ps.executeUpdate();
         }
     }
 
@@ -177,15 +224,17 @@ public final class JdbcIntrospectionStore<V> implements IntrospectionStore<V> {
         }
     }
 
-    private int update(Connection c, String key, OAuthProof proof, String pending, Instant expiresAt)
+    private int update(Connection c, String key, String owner, OAuthProof proof, String pending, Instant expiresAt)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE introspection_entry SET proof_msg = ?, proof_zkp = ?,"
-                + " proof_idp_key = ?, pending_token = ?, expires_at = ? WHERE kind = ? AND entry_key = ?")) {
-            setProof(ps, 1, proof);
-            ps.setString(4, pending);
-            ps.setTimestamp(5, Timestamp.from(expiresAt));
-            ps.setString(6, kind);
-            ps.setString(7, key);
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE introspection_entry SET owner = ?, proof_msg = ?,"
+                        + " proof_zkp = ?, proof_idp_key = ?, pending_token = ?, expires_at = ? WHERE kind = ? AND entry_key = ?")) {
+            ps.setString(1, owner);
+            setProof(ps, 2, proof);
+            ps.setString(5, pending);
+            ps.setTimestamp(6, Timestamp.from(expiresAt));
+            ps.setString(7, kind);
+            ps.setString(8, key);
             return ps.executeUpdate();
         }
     }

@@ -55,6 +55,25 @@ public class UserProofs {
             return Grant.of(oauth, caller);
         }
 
+        /**
+         * Who owns the records kept for this user: the SHA-256 (base64url) of the token's issuer and
+         * subject, so a store keeps neither in clear and one person is one owner in every replica.
+         */
+        public String owner() {
+            return owner(oauth.issuer(), oauth.subject());
+        }
+
+        /** The owner of the records of the user {@code subject} at {@code issuer}. */
+        public static String owner(String issuer, String subject) {
+            try {
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                        .digest((issuer + "\n" + subject).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+            }
+        }
+
         /** The OAuth part of the mint response. */
         public OAuthSummary summary() {
             return new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt());
@@ -161,9 +180,12 @@ public class UserProofs {
             return users.verify(mode, accessToken, zkp, zkpRounds);
         }
 
-        /** Keeps the introspection record of a document minted for {@code user} until {@code expiresAt}. */
+        /**
+         * Keeps the introspection record of a document minted for {@code user} until {@code
+         * expiresAt}, a record of that user ({@link VerifiedUser#owner()}).
+         */
         public void keep(String key, VerifiedUser user, Instant expiresAt) {
-            store.put(key, entries.apply(user.proof(), user.pendingOAuthToken()), expiresAt);
+            store.put(key, user.owner(), entries.apply(user.proof(), user.pendingOAuthToken()), expiresAt);
         }
 
         /** {@link UserProofs#answer} for this mode. */

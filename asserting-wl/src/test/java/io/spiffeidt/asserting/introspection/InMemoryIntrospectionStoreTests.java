@@ -207,6 +207,97 @@ class InMemoryIntrospectionStoreTests {
         assertThat(store.dropped()).isZero();
     }
 
+    // ---- one owner's records never push out another owner's
+
+    @Test
+    void putWhenOwnerOverItsBoundThenItsOwnOldestDroppedAndOthersKept() {
+        InMemoryIntrospectionStore<String> store = owned(MutableClock.at(T0), 100, Long.MAX_VALUE, 2);
+        store.put("alice-1", "alice", "a", T0.plusSeconds(100));
+        for (int i = 0; i < 5; i++) {
+            store.put("mallory-" + i, "mallory", "m", T0.plusSeconds(100));
+        }
+
+        assertThat(store.heldBy("mallory")).isEqualTo(2);
+        assertThat(store.get("mallory-3")).contains("m");
+        assertThat(store.get("mallory-4")).contains("m");
+        assertThat(store.get("mallory-2")).isEmpty();
+        assertThat(store.get("alice-1")).contains("a");
+        assertThat(store.replacedByOwner()).isEqualTo(3);
+        assertThat(store.dropped()).isZero();
+    }
+
+    @Test
+    void putWhenStoreFullThenThePuttingOwnersOldestGoesBeforeAnotherOwnersLiveRecord() {
+        InMemoryIntrospectionStore<String> store = owned(MutableClock.at(T0), 3, Long.MAX_VALUE, 100);
+        store.put("alice-1", "alice", "a", T0.plusSeconds(100));
+        store.put("bob-1", "bob", "b", T0.plusSeconds(100));
+        store.put("mallory-0", "mallory", "m", T0.plusSeconds(100));
+        for (int i = 1; i < 1000; i++) {
+            store.put("mallory-" + i, "mallory", "m", T0.plusSeconds(100));
+        }
+
+        assertThat(store.get("alice-1")).contains("a");
+        assertThat(store.get("bob-1")).contains("b");
+        assertThat(store.get("mallory-999")).contains("m");
+        assertThat(store.size()).isEqualTo(3);
+        assertThat(store.dropped()).isZero();
+    }
+
+    @Test
+    void putWhenCharacterBoundPassedThenThePuttingOwnersOldestGoesFirst() {
+        // each value weighs 100 characters plus its key: three fit
+        InMemoryIntrospectionStore<String> store = owned(MutableClock.at(T0), 100, 330, 100);
+        String heavy = "x".repeat(100);
+        store.put("a1", "alice", heavy, T0.plusSeconds(100));
+        store.put("m1", "mallory", heavy, T0.plusSeconds(100));
+        store.put("m2", "mallory", heavy, T0.plusSeconds(100));
+        store.put("m3", "mallory", heavy, T0.plusSeconds(100));
+
+        assertThat(store.get("a1")).contains(heavy);
+        assertThat(store.get("m1")).isEmpty();
+        assertThat(store.get("m3")).contains(heavy);
+        assertThat(store.chars()).isLessThanOrEqualTo(330);
+    }
+
+    @Test
+    void putWhenNewcomerFindsTheStoreFullThenTheStoresOldestLiveRecordIsDroppedAndCounted() {
+        // the heap's bound holds even for a user with no record of their own to give up
+        InMemoryIntrospectionStore<String> store = owned(MutableClock.at(T0), 2, Long.MAX_VALUE, 100);
+        store.put("alice-1", "alice", "a", T0.plusSeconds(100));
+        store.put("bob-1", "bob", "b", T0.plusSeconds(100));
+        store.put("carol-1", "carol", "c", T0.plusSeconds(100));
+
+        assertThat(store.get("alice-1")).isEmpty();
+        assertThat(store.get("bob-1")).contains("b");
+        assertThat(store.get("carol-1")).contains("c");
+        assertThat(store.dropped()).isEqualTo(1);
+        assertThat(store.heldBy("alice")).isZero();
+    }
+
+    @Test
+    void putWhenOwnerChurnsThenDroppedRecordsDoNotPileUpInTheOrder() {
+        InMemoryIntrospectionStore<String> store = owned(MutableClock.at(T0), 10, Long.MAX_VALUE, 1);
+        for (int i = 0; i < 10_000; i++) {
+            store.put("m-" + i, "mallory", "m", T0.plusSeconds(100));
+        }
+
+        assertThat(store.size()).isEqualTo(1);
+        assertThat(store.heldBy("mallory")).isEqualTo(1);
+        assertThat(store.get("m-9999")).contains("m");
+        assertThat(store.replacedByOwner()).isEqualTo(9_999);
+    }
+
+    @Test
+    void constructWhenOwnerBoundNotPositiveThenRefused() {
+        assertThatThrownBy(() -> owned(MutableClock.at(T0), 10, 10, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static InMemoryIntrospectionStore<String> owned(
+            MutableClock clock, int maxEntries, long maxChars, int maxEntriesPerOwner) {
+        return new InMemoryIntrospectionStore<>(
+                "test", clock, maxEntries, maxChars, maxEntriesPerOwner, PURGE, String::length);
+    }
+
     private static InMemoryIntrospectionStore<String> store(MutableClock clock, int maxEntries) {
         return new InMemoryIntrospectionStore<>("test", clock, maxEntries, Long.MAX_VALUE, PURGE, String::length);
     }

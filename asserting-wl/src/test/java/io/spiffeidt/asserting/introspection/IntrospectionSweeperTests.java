@@ -21,7 +21,7 @@ class IntrospectionSweeperTests {
     /** A store that is not in memory (as the JDBC one): the sweeper leaves it alone. */
     private static final IntrospectionStore<String> ELSEWHERE = new IntrospectionStore<>() {
         @Override
-        public void put(String key, String value, Instant expiresAt) {}
+        public void put(String key, String owner, String value, Instant expiresAt) {}
 
         @Override
         public Optional<String> get(String key) {
@@ -92,7 +92,7 @@ class IntrospectionSweeperTests {
     }
 
     private static IntrospectionProperties properties(Duration purgeInterval) {
-        return new IntrospectionProperties(IntrospectionProperties.Store.MEMORY, 100, null, purgeInterval);
+        return new IntrospectionProperties(IntrospectionProperties.Store.MEMORY, 100, null, 16, purgeInterval);
     }
 
     private static ObjectProvider<MeterRegistry> provider(MeterRegistry registry) {

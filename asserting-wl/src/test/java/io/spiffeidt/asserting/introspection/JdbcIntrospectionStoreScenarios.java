@@ -65,6 +65,35 @@ abstract class JdbcIntrospectionStoreScenarios {
     }
 
     @Test
+    void putWhenOwnerOverItsBoundThenItsEntriesThatExpireFirstGoAndOtherOwnersStay() {
+        JdbcIntrospectionStore<DvidIntrospectionEntry> store =
+                new JdbcIntrospectionStore<>(dataSource, "dvid", DVID, clock, Duration.ofMinutes(1), 2);
+        String owner = "owner-" + UUID.randomUUID();
+        String other = "other-" + UUID.randomUUID();
+        String kept = freshKey();
+        store.put(
+                kept,
+                other,
+                new DvidIntrospectionEntry(proof("other"), null),
+                clock.instant().plusSeconds(60));
+        String[] keys = new String[5];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = freshKey();
+            store.put(
+                    keys[i],
+                    owner,
+                    new DvidIntrospectionEntry(null, "pending-" + i),
+                    clock.instant().plusSeconds(60 + i));
+        }
+
+        assertThat(store.get(kept)).isPresent();
+        assertThat(store.get(keys[0])).isEmpty();
+        assertThat(store.get(keys[2])).isEmpty();
+        assertThat(store.get(keys[3])).isPresent();
+        assertThat(store.get(keys[4]).orElseThrow().pendingOAuthToken()).isEqualTo("pending-4");
+    }
+
+    @Test
     void anEntryWrittenByOneReplicaIsReadByAnother() {
         String key = freshKey();
         dvidStore()

@@ -1,6 +1,7 @@
 package io.spiffeidt.subject.api;
 
 import io.spiffeidt.core.AssertionException;
+import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.flow.SubjectFlow;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -32,6 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/{mode}")
 public class SubjectApiController {
+
+    private static final Logger log = LoggerFactory.getLogger(SubjectApiController.class);
 
     private final OAuthTokenVerifier oauth;
     private final DocumentSessions sessions;
@@ -115,7 +120,21 @@ public class SubjectApiController {
             sessions.keep(user, flow.mode(), document);
             minted = true;
         }
-        AccountResponse account = flow.use(document, operation, amount, idempotencyKey);
+        AccountResponse account;
+        try {
+            account = flow.use(document, operation, amount, idempotencyKey);
+        } catch (AssertionException e) {
+            if (minted || !recordGone(e)) {
+                throw e;
+            }
+            // the kept document's record is gone at the asserting workload (a restart, its store's bound,
+            // a key it no longer knows): one new document, once; the refusal came before anything was applied
+            log.info("{} document of {} no longer known downstream ({}): minted again", flow.mode(), user, e.code());
+            document = flow.mint(accessToken, verified).document();
+            sessions.keep(user, flow.mode(), document);
+            minted = true;
+            account = flow.use(document, operation, amount, idempotencyKey);
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("user", account.user());
         body.put("balance", account.balance());
@@ -123,6 +142,16 @@ public class SubjectApiController {
         body.put("path", account.path());
         body.put("minted", minted);
         return body;
+    }
+
+    /**
+     * Whether a refusal of a kept document says its record is gone, not that it is bad: {@code
+     * NOT_FOUND} (no introspection record) or {@code UNTRUSTED_KEY} (a root or key the asserting
+     * workload no longer knows). The document came from the asserting workload itself, so minting
+     * again is safe.
+     */
+    private static boolean recordGone(AssertionException e) {
+        return e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.UNTRUSTED_KEY;
     }
 
     private SubjectFlow flow(String name) {
