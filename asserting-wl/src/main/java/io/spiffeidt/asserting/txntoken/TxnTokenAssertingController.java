@@ -16,6 +16,7 @@ import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
 import io.spiffeidt.support.wire.TxnTokenResponse;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -70,11 +71,19 @@ public class TxnTokenAssertingController {
      * requested token type, {@code audience} = this trust domain and a scope within the one granted
      * are checked before the subject token is: an access token (the subject workload only) is
      * verified against the allow-listed IdPs, a Txn-Token (the middle tier only) against the
-     * service's own key. The answer is never cached and carries no refresh token.
+     * service's own key. The answer is never cached and carries no refresh token. Parameters come in
+     * the body only (RFC 8693 section 2.1): a request with a query string is refused {@code
+     * MALFORMED} before anything is read from it, so no client learns to put a subject token in a URL
+     * (and so in access logs).
      */
     @PostMapping(value = "/token", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     @AllowedCallers({Role.SUBJECT_WL, Role.M_TIER})
-    public ResponseEntity<TxnTokenResponse> token(@RequestParam MultiValueMap<String, String> form, Caller caller) {
+    public ResponseEntity<TxnTokenResponse> token(
+            @RequestParam MultiValueMap<String, String> form, Caller caller, HttpServletRequest request) {
+        if (request.getQueryString() != null) {
+            throw new AssertionException(
+                    ErrorCode.MALFORMED, "the Txn-Token request takes its parameters in the body only, not in the URL");
+        }
         String grantType = single(form, "grant_type");
         if (!TxnTokenHop.GRANT_TYPE.equals(grantType)) {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "grant_type is not token exchange");

@@ -261,6 +261,31 @@ class TxnTokenAttackIT extends EmbeddedStackIT {
         return client.asWorkloadForm(as, "asserting-wl", "/txn-token/token", form);
     }
 
+    /**
+     * Parameters in the URL, where access logs keep them: refused even when the body holds the rest,
+     * or all of it again (RFC 8693 section 2.1 takes the body).
+     */
+    @Test
+    void serviceWhenParametersInTheQueryStringThenRefusedMalformed() {
+        String token = client.userToken("user0086");
+        String full = form(token, ACCESS_TYPE, trustDomain(), "account");
+        String withoutToken = "grant_type=" + enc(GRANT) + "&requested_token_type=" + enc(TXN_TYPE) + "&audience="
+                + enc(trustDomain()) + "&scope=account&subject_token_type=" + enc(ACCESS_TYPE);
+        for (String[] call : new String[][] {
+            {"/txn-token/token?" + full, ""},
+            {"/txn-token/token?subject_token=" + enc(token), withoutToken},
+            {"/txn-token/token?" + full, full},
+            {"/txn-token/token?x=1", full}
+        }) {
+            Answer a = client.asWorkloadForm("subject-wl", "asserting-wl", call[0], call[1]);
+            assertThat(a.status()).as(a.body()).isEqualTo(400);
+            assertThat(a.json().get("code").asString()).as(a.body()).isEqualTo("MALFORMED");
+            assertThat(a.body()).doesNotContain(token).doesNotContain("access_token");
+        }
+        // the same form in the body alone is served
+        assertThat(exchange("subject-wl", full).status()).isEqualTo(200);
+    }
+
     @Test
     void serviceWhenSubjectWorkloadExchangesTheAccessTokenThenTxnToken() {
         Answer ok = exchange("subject-wl", form(client.userToken("user0079"), ACCESS_TYPE, trustDomain(), "account"));
