@@ -43,6 +43,9 @@ public final class DevStack implements AutoCloseable {
      */
     static final String EMBEDDED_IDEMPOTENCY_RETENTION = "10m";
 
+    /** The prefix of the development IdP's settings: given to the IdP, never to a workload. */
+    static final String IDP_PREFIX = "spiffeidt.idp.";
+
     public static final List<String> WORKLOADS = List.of("asserting-wl", "target-wl", "m-tier", "subject-wl");
 
     private static final Map<String, Class<?>> APPLICATIONS = Map.of(
@@ -259,6 +262,12 @@ public final class DevStack implements AutoCloseable {
             props.put("spiffeidt.idp.clients.subject-wl.post-logout-redirect-uris", subjectUrl() + "/?logout");
             // the IdP is no SPIFFE workload: keep workload-support's auto-configuration out of its context
             props.put("spring.autoconfigure.exclude", String.join(",", workloadSupportAutoConfigurations()));
+            // the launcher's settings of the IdP (spiffeidt.idp.*) reach the IdP only
+            settings.properties().forEach((k, v) -> {
+                if (k.startsWith(IDP_PREFIX)) {
+                    props.put(k, v);
+                }
+            });
         } else {
             props.put("management.server.port", String.valueOf(managementPort(name)));
             props.put("management.server.address", "127.0.0.1");
@@ -281,7 +290,11 @@ public final class DevStack implements AutoCloseable {
                 // ten minutes, not a day (issue 28's soak); a given setting wins
                 props.put("spiffeidt.account.idempotency-retention", EMBEDDED_IDEMPOTENCY_RETENTION);
             }
-            props.putAll(settings.properties());
+            settings.properties().forEach((k, v) -> {
+                if (!k.startsWith(IDP_PREFIX)) {
+                    props.put(k, v);
+                }
+            });
         }
         props.put("server.address", "127.0.0.1");
         props.putAll(settings.workloadProperties().getOrDefault(name, Map.of()));

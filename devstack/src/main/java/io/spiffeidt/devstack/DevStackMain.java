@@ -1,15 +1,18 @@
 package io.spiffeidt.devstack;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code ./mvnw -pl devstack spring-boot:run}: starts the whole system in one JVM and prints where
  * each component listens. Options (as {@code --key=value} arguments or system properties):
  * {@code spiffeidt.devstack.ports.<component>} (and {@code <component>.management}; 0 picks a free
- * port), {@code spiffeidt.devstack.socket-dir}, {@code spiffeidt.devstack.trust-domain}; any other
- * {@code --spiffeidt.*} argument goes to every workload (e.g. {@code
- * --spiffeidt.pooling.profile=pooled}).
+ * port), {@code spiffeidt.devstack.socket-dir}, {@code spiffeidt.devstack.trust-domain}; a {@code
+ * spiffeidt.idp.*} argument goes to the development IdP; any other argument goes to every workload
+ * (e.g. {@code --spiffeidt.pooling.profile=pooled}). An argument that is not {@code --key=value}, or
+ * an unknown {@code spiffeidt.devstack.*} key, stops the launcher with exit code 2.
  */
 public final class DevStackMain {
 
@@ -17,16 +20,25 @@ public final class DevStackMain {
 
     private DevStackMain() {}
 
-    public static void main(String[] args) throws InterruptedException {
+    /**
+     * The stack's settings from the launcher's arguments and the JVM's {@code spiffeidt.*} system
+     * properties (an argument wins).
+     *
+     * @throws IllegalArgumentException for an argument that is not {@code --key=value}, an unknown
+     *     {@code spiffeidt.devstack.*} key or a port that is no number: a setting the launcher cannot
+     *     hand on is never dropped silently
+     */
+    static DevStackSettings settings(String[] args, Map<String, String> systemProperties) {
         DevStackSettings settings = DevStackSettings.defaults();
-        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
-        System.getProperties().stringPropertyNames().stream()
-                .filter(k -> k.startsWith("spiffeidt."))
-                .forEach(k -> options.put(k, System.getProperty(k)));
+        Map<String, String> options = new LinkedHashMap<>();
+        systemProperties.forEach((k, v) -> {
+            if (k.startsWith("spiffeidt.")) {
+                options.put(k, v);
+            }
+        });
         for (String arg : args) {
             if (!arg.startsWith("--") || !arg.contains("=")) {
-                System.err.println("ignoring argument " + arg + " (expected --key=value)");
-                continue;
+                throw new IllegalArgumentException("argument " + arg + " is not --key=value");
             }
             String kv = arg.substring(2);
             options.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
@@ -34,8 +46,12 @@ public final class DevStackMain {
         for (var e : options.entrySet()) {
             String key = e.getKey();
             if (key.startsWith(PREFIX + "ports.")) {
-                settings =
-                        settings.withPort(key.substring((PREFIX + "ports.").length()), Integer.parseInt(e.getValue()));
+                String component = key.substring((PREFIX + "ports.").length());
+                if (!DevStackSettings.DEFAULT_PORTS.containsKey(component)) {
+                    throw new IllegalArgumentException(
+                            "unknown port " + key + " (known: " + DevStackSettings.DEFAULT_PORTS.keySet() + ")");
+                }
+                settings = settings.withPort(component, port(key, e.getValue()));
             } else if (key.equals(PREFIX + "socket-dir")) {
                 settings = settings.withSocketDir(Path.of(e.getValue()));
             } else if (key.equals(PREFIX + "trust-domain")) {
@@ -48,7 +64,32 @@ public final class DevStackMain {
                         settings.workloadProperties());
             } else if (!key.startsWith(PREFIX)) {
                 settings = settings.withProperty(key, e.getValue());
+            } else {
+                throw new IllegalArgumentException("unknown launcher setting " + key + " (known: " + PREFIX
+                        + "ports.<component>, " + PREFIX + "socket-dir, " + PREFIX + "trust-domain)");
             }
+        }
+        return settings;
+    }
+
+    private static int port(String key, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " is not a port number: " + value);
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Map<String, String> system = new LinkedHashMap<>();
+        System.getProperties().stringPropertyNames().forEach(k -> system.put(k, System.getProperty(k)));
+        DevStackSettings settings;
+        try {
+            settings = settings(args, system);
+        } catch (IllegalArgumentException e) {
+            System.err.println("devstack: " + e.getMessage());
+            System.exit(2);
+            return;
         }
         DevStack stack = DevStack.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
