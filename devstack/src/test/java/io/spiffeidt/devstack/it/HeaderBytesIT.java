@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -141,6 +142,48 @@ class HeaderBytesIT extends EmbeddedStackIT {
     }
 
     /**
+     * A parameter Tomcat cannot decode, in the query string of each workload's path or in a form body
+     * (the Txn-Token Service, the IdP's {@code /dev/token}): 400 with a problem where the workload reads
+     * parameters, never a 500, and neither the value nor a stack trace in the log.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "subject-wl, /api/dvid/balance?q=%ZZ",
+        "subject-wl, /page/session?q=%ZZ",
+        "asserting-wl, /dvid/mint?q=%C3%28",
+        "m-tier, /dvid/balance?q=%ZZ",
+        "target-wl, /dvid/balance?q=%ZZ",
+        "asserting-wl, /txn-token/token",
+        "idp, /dev/token"
+    })
+    void requestWhenParameterCannotBeDecodedThen400AndNothingLogged(String workload, String path, CapturedOutput output)
+            throws Exception {
+        String marker = "SECRET" + UUID.randomUUID().toString().replace("-", "");
+        boolean form = !path.contains("?");
+        byte[] body = (form
+                        ? "grant_type=x&username=user0001&password=%ZZ" + marker + "&subject_token=%C3%28" + marker
+                        : "{}")
+                .getBytes(StandardCharsets.US_ASCII);
+        String target = form ? path : path + marker;
+        String request = "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                + "Authorization: Bearer " + token + "\r\nContent-Type: "
+                + (form ? "application/x-www-form-urlencoded" : "application/json") + "\r\nContent-Length: "
+                + body.length + "\r\n\r\n";
+        byte[] bytes = new byte[request.length() + body.length];
+        System.arraycopy(request.getBytes(StandardCharsets.US_ASCII), 0, bytes, 0, request.length());
+        System.arraycopy(body, 0, bytes, request.length(), body.length);
+
+        String answer = exchange(workload, bytes);
+
+        assertThat(answer).as(answer).startsWith("HTTP/1.1 400");
+        assertThat(answer).doesNotContain(marker);
+        assertThat(output.getAll())
+                .doesNotContain(marker)
+                .doesNotContain(token.substring(0, 40))
+                .doesNotContainPattern("\\n\\s+at [a-z]");
+    }
+
+    /**
      * One POST with {@code header: value} followed by {@code bad}, to {@code workload} (as its usual
      * caller over mTLS, or plain HTTP at subject-wl); the whole answer as ISO-8859-1 text.
      */
@@ -156,8 +199,6 @@ class HeaderBytesIT extends EmbeddedStackIT {
 
     private static String send(String workload, String path, String header, String value, byte[] bad)
             throws IOException {
-        URI base = workload.equals("subject-wl") ? stack.subjectUrl() : stack.mtlsUrl(workload);
-        String caller = workload.equals("target-wl") ? "m-tier" : "subject-wl";
         byte[] body = "{\"amount\":1}".getBytes(StandardCharsets.US_ASCII);
         ByteArrayOutputStream request = new ByteArrayOutputStream();
         request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
@@ -170,10 +211,22 @@ class HeaderBytesIT extends EmbeddedStackIT {
         request.writeBytes(bad);
         request.writeBytes("\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         request.writeBytes(body);
+        return exchange(workload, request.toByteArray());
+    }
+
+    /** {@code request} as it is to {@code workload} (the IdP and subject-wl over plain HTTP); the answer. */
+    private static String exchange(String workload, byte[] request) throws IOException {
+        URI base =
+                switch (workload) {
+                    case "idp" -> stack.idpUrl();
+                    case "subject-wl" -> stack.subjectUrl();
+                    default -> stack.mtlsUrl(workload);
+                };
+        String caller = workload.equals("target-wl") ? "m-tier" : "subject-wl";
         try (Socket socket = open(workload, base, caller)) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
-            out.write(request.toByteArray());
+            out.write(request);
             out.flush();
             InputStream in = socket.getInputStream();
             ByteArrayOutputStream answer = new ByteArrayOutputStream();
@@ -190,7 +243,7 @@ class HeaderBytesIT extends EmbeddedStackIT {
     }
 
     private static Socket open(String workload, URI base, String caller) throws IOException {
-        if (workload.equals("subject-wl")) {
+        if (workload.equals("subject-wl") || workload.equals("idp")) {
             return new Socket(base.getHost(), base.getPort());
         }
         SSLSocket ssl = (SSLSocket)

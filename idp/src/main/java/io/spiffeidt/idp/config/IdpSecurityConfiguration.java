@@ -29,6 +29,8 @@ import org.springframework.security.oauth2.server.authorization.settings.TokenSe
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.context.SecurityContextHolderFilter;
+import org.springframework.security.web.firewall.HttpStatusRequestRejectedHandler;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 
 /**
@@ -74,6 +76,15 @@ class IdpSecurityConfiguration {
         http.csrf(csrf -> csrf.ignoringRequestMatchers(DEV_TOKEN_PATH));
         http.formLogin(withDefaults());
         return http.build();
+    }
+
+    /**
+     * A request the firewall refuses in the security filters: 400 through {@code /error}, instead of
+     * an exception the container logs with what was refused.
+     */
+    @Bean
+    RequestRejectedHandler requestRejectedHandler() {
+        return new HttpStatusRequestRejectedHandler(400);
     }
 
     /** Form login and {@code /dev/token} authenticate against the test users. */

@@ -56,6 +56,18 @@ public class ServerAutoConfiguration {
     }
 
     /**
+     * Refuses parameters Tomcat cannot decode ({@link RequestParameterFilter}); after the body limit,
+     * so a form body is bounded before it is parsed.
+     */
+    @Bean
+    public FilterRegistrationBean<RequestParameterFilter> spiffeIdtRequestParameterFilter() {
+        FilterRegistrationBean<RequestParameterFilter> registration =
+                new FilterRegistrationBean<>(new RequestParameterFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
+        return registration;
+    }
+
+    /**
      * Bounded concurrency, a short queue and the request's deadline ({@link AdmissionFilter}); before
      * the body limit, so a refused request is never read.
      */
