@@ -71,7 +71,7 @@ public class SpiffeIdtSimulation extends Simulation {
             throw new IllegalArgumentException("-Dspiffeidt.base-url needs -Dspiffeidt.idp-url too");
         }
         // shared connections, as many as requests in flight: Gatling's maxConnectionsPerHost does not bound a
-        // shared pool (docs/measurement.md "Capacity": up to 67 connections counted on the wire)
+        // shared pool (docs/results/2026-11-27-capacity-embedded.md: up to 67 connections counted on the wire)
         HttpProtocolBuilder protocol = http.baseUrl(baseUrl).shareConnections();
         protocol = protocol.disableCaching().acceptHeader("application/json").userAgentHeader("spiffeidt-perf");
 

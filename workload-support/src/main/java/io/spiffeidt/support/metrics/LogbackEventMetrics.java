@@ -21,7 +21,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * Micrometer's {@code logback.events} counter (one per level, the same name, tag and meaning) counted
  * by an appender on the root logger instead of Micrometer's turbo filter. Logback asks every turbo
  * filter on every level check ({@code isDebugEnabled()} included), not only on the events it writes:
- * the filter was 3–6 % of each workload's CPU at its highest load (docs/measurement.md "Capacity"),
+ * the filter was 3–6 % of each workload's CPU at its highest load (docs/results/2026-11-27-capacity-embedded.md),
  * and in a JVM with several Spring contexts (the embedded stack) each context added one more filter to
  * every check of all of them. An appender runs once per event that is written, and only then.
  *
