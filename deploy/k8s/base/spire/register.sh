@@ -10,23 +10,25 @@ td=example.org
 cluster=spiffeidt
 node_id=spiffe://$td/node/k8s-$cluster
 interval=${REGISTRAR_INTERVAL:-60}
-bin=/tmp/registrar/spire-server
 
-# the spire-server CLI: the server container's own binary, through the shared process namespace
+# the spire-server CLI: the server container's own binary, run in that container's file system
+# (chroot to /proc/PID/root through the shared process namespace), where the admin socket has the
+# same path; found again whenever the server container has restarted
+server_root=""
+server_exe=""
 find_cli() {
   for p in /proc/[0-9]*; do
-    case "$(readlink "$p/exe" 2>/dev/null)" in
-      */spire-server) cp "$p/exe" "$bin.new" 2>/dev/null && chmod 755 "$bin.new" && mv "$bin.new" "$bin" && return 0 ;;
-    esac
+    exe=$(readlink "$p/exe" 2>/dev/null) || continue
+    case "$exe" in */spire-server) server_root=$p/root; server_exe=$exe; return 0 ;; esac
   done
   return 1
 }
-srv() { "$bin" "$@" -socketPath "$sock"; }
+srv() { chroot "$server_root" "$server_exe" "$@" -socketPath "$sock"; }
 # exists SPIFFE-ID: an entry with this SPIFFE ID is in the server
 exists() { srv entry show -spiffeID "$1" 2>/dev/null | grep -q "^Entry ID"; }
 
 register() {
-  [ -x "$bin" ] || find_cli || { echo "spire-registrar: no spire-server process in this pod yet"; return 1; }
+  { [ -n "$server_root" ] && [ -d "$server_root/" ]; } || find_cli || { echo "spire-registrar: no spire-server process in this pod yet"; return 1; }
   srv healthcheck > /dev/null 2>&1 || { echo "spire-registrar: server not healthy yet"; return 1; }
   made=0
   if ! exists "$node_id"; then
@@ -45,6 +47,6 @@ register() {
 }
 
 while true; do
-  register || rm -f "$bin"   # the server container may have restarted with a new process
+  register || server_root=""   # the server container may have restarted: find its process again
   sleep "$( [ -f /tmp/registrar/registered ] && echo "$interval" || echo 2 )"
 done
