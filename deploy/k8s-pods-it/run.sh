@@ -269,7 +269,7 @@ grep -E "request count|OK=|KO=" "$work/gatling.log" | head -4 | sed 's/^/     /'
 # ---------- 7. pods deleted under load, then two replicas ----------
 k -n spiffeidt scale deploy/asserting-wl --replicas=2 > /dev/null
 k -n spiffeidt rollout status deploy/asserting-wl --timeout=300s > /dev/null || bad "asserting-wl: second replica not Ready again"
-log "7. deposits under load: a pod of asserting-wl, m-tier, target-wl deleted in turn; m-tier and target-wl at 2 replicas"
+log "7. deposits under load: a pod of asserting-wl, m-tier, target-wl deleted in turn; then m-tier and target-wl at 2 replicas beside asserting-wl's 2"
 out=$work/load; mkdir -p "$out"; faults=$work/faults.jsonl; : > "$faults"
 $NET python3 deploy/fault-it/load.py run --base "$base" --idp "$idp" --users user0091,user0092 --out "$out" \
   --deadline-ms 5000 > "$work/load.log" 2>&1 &
@@ -305,7 +305,7 @@ sleep 30
 touch "$out/stop"
 wait "$load_pid" || bad "load.py failed: $(tail -5 "$work/load.log")"
 load_pid=""
-for wl in m-tier target-wl; do
+for wl in asserting-wl m-tier target-wl; do
   counts=""
   for ip in $(k -n spiffeidt get pods -l "app.kubernetes.io/name=$wl" -o jsonpath='{.items[*].status.podIP}'); do
     port=$(k -n spiffeidt get svc "$wl" -o jsonpath='{.spec.ports[?(@.name=="management")].port}')
@@ -318,6 +318,10 @@ for wl in m-tier target-wl; do
 done
 k -n spiffeidt exec postgres-0 -- psql -U spiffeidt -d spiffeidt -At -c "SELECT idem_key FROM idempotency_key" > "$work/db-keys.txt" 2> "$work/psql.err" \
   || fatal "cannot read idempotency_key ($(cat "$work/psql.err"))"
+# asserting-wl's two replicas share one introspection store (JDBC, PostgreSQL): its entries are there
+n_intro=$(k -n spiffeidt exec postgres-0 -- psql -U spiffeidt -d spiffeidt -At -c "SELECT count(*) FROM introspection_entry" 2> /dev/null)
+[ "${n_intro:-0}" -gt 0 ] && ok "asserting-wl's introspection store is the shared one: $n_intro rows in PostgreSQL's introspection_entry" \
+  || bad "no rows in introspection_entry (asserting-wl's JDBC store): '$n_intro'"
 if python3 deploy/fault-it/load.py report --out "$out" --faults "$faults" --db-keys "$work/db-keys.txt" \
   --deadline-ms 5000 --margin-ms 2000 --recover-s 180 --summary "$work/load-summary.txt" > /dev/null; then
   ok "every acknowledged deposit stored exactly once (the fault-it judge): $(grep -m1 '^load:' "$work/load-summary.txt")"
