@@ -2,11 +2,13 @@
 # deploy/k8s against a real Kubernetes API server: etcd and kube-apiserver on loopback (fresh data
 # directories, free ports, RBAC), no kubelet, so nothing is scheduled or run; the API server stores,
 # defaults, validates and authorizes every object as a cluster would. It checks:
-#   a. `deploy/k8s/apply.sh` (the documented command) applies the base to an EMPTY cluster in one go,
-#      on $K8S_IT_CLUSTERS fresh clusters (fresh etcd and kube-apiserver each);
+#   a. `kubectl apply -k deploy/k8s` (the documented command) applies the base to an EMPTY cluster in
+#      one go, no custom resource in it, on $K8S_IT_CLUSTERS fresh clusters (fresh etcd and
+#      kube-apiserver each);
 #   b. a second apply changes nothing (every object `unchanged`, none `configured`);
 #   c. every overlay in deploy/k8s/overlays applied in turn over the one before, a server-side
-#      dry-run of each, and the base again (overlays replace each other);
+#      dry-run of each, and the base again (overlays replace each other); spire-controller-manager
+#      after its CRD (deploy/k8s/crds) is established, its ClusterSPIFFEIDs valid against that CRD;
 #   d. the RBAC the manifests intend (`kubectl auth can-i --as system:serviceaccount:NS:NAME`,
 #      allowed and denied), and the DVID-key Job's service account limits.
 #
@@ -118,20 +120,32 @@ start_cluster() {
   log "cluster $1: etcd 127.0.0.1:$etcd_port, kube-apiserver https://127.0.0.1:$api_port ready ($(kc version -o json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])'))"
 }
 
-# the documented command (deploy/README.md section 4); the cache directory is the cluster's own
-apply_k8s() { deploy/k8s/apply.sh "$@" --cache-dir "$cluster_dir/kube-cache"; }
+# the documented commands (deploy/README.md section 4); the cache directory is the cluster's own.
+# apply_k8s [OVERLAY]: kubectl apply -k deploy/k8s, or -k deploy/k8s/overlays/OVERLAY
+apply_k8s() { kc apply -k "deploy/k8s${1:+/overlays/$1}"; }
+# the ClusterSPIFFEID CRD first, established and in discovery (what the next kubectl maps kinds with)
+apply_crds() {
+  local crds
+  crds=$(kc apply -k deploy/k8s/crds -o name)
+  kc wait --for condition=established --timeout=60s $crds > /dev/null
+  for _ in $(seq 30); do
+    kc api-resources --api-group spire.spiffe.io -o name 2>/dev/null | grep -qx clusterspiffeids.spire.spiffe.io && return 0
+    sleep 1
+  done
+  fail "the ClusterSPIFFEID CRD is established but not in discovery after 30 s"
+}
 
 # a: apply to the empty cluster in one command, exit 0, every object created
 check_apply_empty() {
   local out=$work/cluster-$1/apply.out
-  apply_k8s > "$out" 2>&1 || { cat "$out"; fail "cluster $1: deploy/k8s/apply.sh on the empty cluster exited non-zero"; }
+  apply_k8s > "$out" 2>&1 || { cat "$out"; fail "cluster $1: kubectl apply -k deploy/k8s on the empty cluster exited non-zero"; }
   local created n_objects
   created=$(grep -c ' created$' "$out" || true)
   n_objects=$(kubectl kustomize deploy/k8s | grep -c '^kind: ')
-  # the CRD is created by the first step (`-o name`, no verb), then `unchanged` in the full apply
-  [ "$created" -eq $((n_objects - 1)) ] || { cat "$out"; fail "cluster $1: $created objects created, expected $((n_objects - 1)) + the CRD"; }
-  [ "$(kc get clusterspiffeids -o name | wc -l)" -eq 4 ] || fail "cluster $1: not 4 ClusterSPIFFEIDs"
-  ok "cluster $1: deploy/k8s/apply.sh on the empty cluster: exit 0, CRD established first, $created objects created + the CRD (4 ClusterSPIFFEIDs)"
+  [ "$created" -eq "$n_objects" ] || { cat "$out"; fail "cluster $1: $created objects created, expected $n_objects"; }
+  ! kubectl kustomize deploy/k8s | grep -q -E '^kind: (CustomResourceDefinition|ClusterSPIFFEID)$' \
+    || fail "cluster $1: the base holds a custom resource or a CRD"
+  ok "cluster $1: kubectl apply -k deploy/k8s on the empty cluster: exit 0, all $created objects created, no custom resource"
 }
 
 # b: re-applying changes nothing: every object `unchanged` ($1: what was applied)
@@ -149,17 +163,23 @@ check_overlays() {
   local dir name out
   for dir in deploy/k8s/overlays/*/; do
     dir=${dir%/}; name=$(basename "$dir")
+    if [ "$name" = spire-controller-manager ]; then
+      apply_crds
+      ok "overlay $name: its CRD (kubectl apply -k deploy/k8s/crds) established first"
+    fi
     out=$cluster_dir/dry-run-$name.out
     kc apply --dry-run=server -k "$dir" > "$out" 2>&1 || { cat "$out"; fail "overlay $name: server-side dry-run failed"; }
     ok "overlay $name: kubectl apply --dry-run=server -k $dir: exit 0 ($(grep -c 'server dry run' "$out") objects)"
     out=$cluster_dir/apply-$name.out
-    apply_k8s "$name" > "$out" 2>&1 || { cat "$out"; fail "overlay $name: deploy/k8s/apply.sh $name over the previous one failed"; }
-    ok "overlay $name: deploy/k8s/apply.sh $name over the previous: exit 0 ($(grep -c ' configured$' "$out") configured, $(grep -c ' created$' "$out") created)"
+    apply_k8s "$name" > "$out" 2>&1 || { cat "$out"; fail "overlay $name: kubectl apply -k $dir over the previous one failed"; }
+    ok "overlay $name: kubectl apply -k $dir over the previous: exit 0 ($(grep -c ' configured$' "$out") configured, $(grep -c ' created$' "$out") created)"
     check_overlay_effect "$name"
   done
   apply_k8s > "$cluster_dir/apply-base-again.out" 2>&1 || { cat "$cluster_dir/apply-base-again.out"; fail "the base over the last overlay failed"; }
   [ "$(kc -n spiffeidt get svc subject-wl -o jsonpath='{.spec.type}')" = ClusterIP ] || fail "base again: subject-wl is not ClusterIP"
-  ok "the base again over the last overlay: exit 0"
+  [ "$(kc -n spire-system get sts spire-server -o jsonpath='{.spec.template.spec.containers[*].name}')" = "spire-server spire-registrar" ] \
+    || fail "base again: the server pod's containers are not spire-server + spire-registrar"
+  ok "the base again over the last overlay: exit 0 (spire-registrar back in the server pod)"
 }
 settings_of() { # the pooling profile the Deployment $1 reads (through the generated ConfigMap's hashed name)
   local cm
@@ -183,6 +203,11 @@ check_overlay_effect() {
       interval=$(kc -n spiffeidt get configmap "$cm" -o jsonpath='{.data.prometheus\.yml}' | sed -n 's/^  scrape_interval: //p')
       [ "$interval" = 100ms ] || fail "thesis-scrape: Prometheus scrapes every '$interval'"
       ok "overlay thesis-scrape: Prometheus ($cm) scrapes every 100ms" ;;
+    spire-controller-manager)
+      [ "$(kc get clusterspiffeids -o name | wc -l)" -eq 4 ] || fail "spire-controller-manager: not 4 ClusterSPIFFEIDs"
+      [ "$(kc -n spire-system get sts spire-server -o jsonpath='{.spec.template.spec.containers[*].name}')" = "spire-server spire-controller-manager" ] \
+        || fail "spire-controller-manager: the server pod's containers are not spire-server + spire-controller-manager"
+      ok "overlay spire-controller-manager: 4 ClusterSPIFFEIDs accepted by their CRD, the manager in place of spire-registrar" ;;
     *) ok "overlay $1: no specific check" ;;
   esac
 }
@@ -202,7 +227,7 @@ rules_beyond_baseline() { # the rules of --list for $1 in namespace $2 that a se
   { diff <(rules "$2:k8s-it-unbound" "$2") <(rules "$1" "$2") || true; } | sed -n 's/^> //p'
 }
 check_rbac() {
-  local job=spiffeidt:dvid-key-init wl=spiffeidt:default srv=spire-system:spire-server ag=spire-system:spire-agent
+  local job=spiffeidt:dvid-key-init srv=spire-system:spire-server ag=spire-system:spire-agent
   log "RBAC: the DVID-key Job's service account ($job): its one Secret, nothing else"
   can yes $job create secrets -n spiffeidt
   can yes $job get secrets/asserting-wl-dvid-key -n spiffeidt
@@ -224,23 +249,26 @@ check_rbac() {
   ok "kubectl auth can-i --list: beyond what every service account may, exactly 'create secrets' and 'get secrets/asserting-wl-dvid-key'"
   check_job_token
 
-  log "RBAC: the workloads' service account ($wl, token not mounted): nothing beyond an unbound account"
-  can no  $wl get secrets/asserting-wl-dvid-key -n spiffeidt
-  can no  $wl get secrets/postgres -n spiffeidt
-  can no  $wl list secrets -n spiffeidt
-  can no  $wl create secrets -n spiffeidt
-  can no  $wl get configmaps -n spiffeidt
-  can no  $wl list pods -n spiffeidt
-  can no  $wl list clusterspiffeids.spire.spiffe.io
-  [ -z "$(rules_beyond_baseline $wl spiffeidt)" ] || fail "RBAC: $wl has rules beyond an unbound service account"
-  ok "kubectl auth can-i --list: no rule beyond an unbound service account"
+  local w wl
+  for w in subject-wl asserting-wl m-tier target-wl; do
+    wl=spiffeidt:$w
+    log "RBAC: the workload's service account ($wl, token not mounted): nothing beyond an unbound account"
+    can no  $wl get secrets/asserting-wl-dvid-key -n spiffeidt
+    can no  $wl get secrets/postgres -n spiffeidt
+    can no  $wl list secrets -n spiffeidt
+    can no  $wl get configmaps -n spiffeidt
+    can no  $wl list pods -n spiffeidt
+    can no  $wl list clusterspiffeids.spire.spiffe.io
+    [ -z "$(rules_beyond_baseline $wl spiffeidt)" ] || fail "RBAC: $wl has rules beyond an unbound service account"
+    ok "kubectl auth can-i --list: $wl has no rule beyond an unbound service account"
+  done
   local d sa mount
   for d in subject-wl asserting-wl m-tier target-wl; do
     sa=$(kc -n spiffeidt get deploy $d -o jsonpath='{.spec.template.spec.serviceAccountName}')
     mount=$(kc -n spiffeidt get deploy $d -o jsonpath='{.spec.template.spec.automountServiceAccountToken}')
-    [ "${sa:-default}" = default ] && [ "$mount" = false ] || fail "$d: service account '$sa', automount '$mount'"
+    [ "$sa" = "$d" ] && [ "$mount" = false ] || fail "$d: service account '$sa', automount '$mount'"
   done
-  ok "the four workload Deployments: service account default, automountServiceAccountToken false"
+  ok "the four workload Deployments: each its own service account (the SPIRE entry's k8s:sa selector), automountServiceAccountToken false"
 
   log "RBAC: SPIRE server and its controller manager (one pod, $srv)"
   can yes $srv create tokenreviews.authentication.k8s.io
@@ -301,7 +329,7 @@ check_job_token() {
 
 for i in $(seq "$clusters"); do
   start_cluster "$i"
-  log "cluster $i: a. deploy/k8s/apply.sh on the empty cluster"
+  log "cluster $i: a. kubectl apply -k deploy/k8s on the empty cluster"
   check_apply_empty "$i"
   log "cluster $i: b. re-apply"
   check_unchanged
