@@ -20,9 +20,9 @@
 #   JITTER    ms of jitter, uniform, on each packet's one-way delay (default 0)
 #   LOSS      % of packets dropped, in both directions of every link (default 0)
 #   RATE      Mbit/s into each host (default 0: no limit)
-#   MODES     default: all seven; PROFILES default "pooled thesis" (thesis = Spring profile thesis:
-#             Table 7's connections, no memo)
-#   N         measured calls per mode, profile and RTT (default 100); DURATION (seconds) instead of N
+#   MODES     default: all seven; PROFILES pooling profiles, default "pooled thesis" (thesis: Table 7's
+#             connections and no memo, spiffeidt.memo.enabled=false; every other profile keeps the memos)
+#   N         measured calls per mode, profile and RTT (default 100); DURATION: seconds of calls per RTT instead
 #   WARM      seconds of calls per mode at RTT 0 before anything is measured (default 30; the JIT)
 #   SUBNET    the first three octets of the hosts' addresses (default 10.77.0; nothing routes out of it)
 #   JVM_OPTIONS  for each of the five JVMs (default "-Xms128m -Xmx512m -XX:+UseParallelGC")
@@ -175,11 +175,9 @@ start_workloads() { # PROFILE
       --spiffeidt.endpoints.m-tier="https://${addr[m-tier]}:${port[m-tier]}"
       --spiffeidt.workload-api.init-timeout=120s --logging.level.root=WARN)
     [ "$w" = subject-wl ] && args+=(--spring.security.oauth2.client.provider.idp.issuer-uri="$issuer")
-    if [ "$1" = thesis ]; then
-      args+=(--spring.profiles.active=thesis)
-    else
-      args+=(--spiffeidt.pooling.profile="$1" --spiffeidt.memo.enabled=true)
-    fi
+    # the two settings the Spring profile `thesis` would set: that profile's file (application-thesis.properties)
+    # is not read by the exec jars, whose spring.config.name is the workload's name
+    args+=(--spiffeidt.pooling.profile="$1" --spiffeidt.memo.enabled="$([ "$1" = thesis ] && echo false || echo true)")
     # shellcheck disable=SC2086
     SPIFFE_ENDPOINT_SOCKET=unix:$work/sockets/$w.sock ip netns exec "$(ns "$w")" "$java" $JVM_OPTIONS -jar "${jar[$w]}" \
       "${args[@]}" > "$out/$w-$1.log" 2>&1 &
@@ -237,21 +235,29 @@ for profile in $PROFILES; do
   started=$(date +%s)
   start_workloads "$profile"
   echo "network: $profile up in $(($(date +%s) - started)) s"
-  declare -A p50_zero=()
   for mode in $MODES; do
     in_ns gen curl -sf -o /dev/null -X POST -H "Authorization: Bearer $token" "http://${addr[subject-wl]}:${port[subject-wl]}/api/$mode/mint" \
       || { echo "network: $mode mint failed ($profile)" >&2; exit 1; }
     measure "$mode" --seconds "$WARM" > /dev/null
   done
   printf '\n| mode | profile | RTT (ms) | round trips (model / wire) | predicted p50 (ms) | measured p50 (ms) | p99 (ms) | calls | failed |\n|---|---|---|---|---|---|---|---|---|\n'
-  for rtt in "${rtt_list[@]}"; do
-    set_link "$rtt"
-    for mode in $MODES; do
-      n=$(awk -F'\t' -v m="$mode" -v p="$profile" '$1 == m && $2 == p {print $3}' perf/scripts/network/round-trips.tsv)
-      [ -n "$n" ] || { echo "network: no round-trip count for $mode $profile" >&2; exit 1; }
-      hs_before=$(handshakes)
-      if [ "$DURATION" = 0 ]; then r=$(measure "$mode" --count "$N"); else r=$(measure "$mode" --seconds "$DURATION"); fi
-      hs_after=$(handshakes)
+  for mode in $MODES; do
+    n=$(awk -F'\t' -v m="$mode" -v p="$profile" '$1 == m && $2 == p {print $3}' perf/scripts/network/round-trips.tsv)
+    [ -n "$n" ] || { echo "network: no round-trip count for $mode $profile" >&2; exit 1; }
+    hs_before=$(handshakes)
+    # every RTT in rounds of 10 calls, RTT 0 included: the prediction's p50(0) and each p50(RTT) come from
+    # the same minutes, whatever else the machine runs meanwhile
+    count=(--count "$N")
+    [ "$DURATION" = 0 ] || count=(--seconds "$DURATION")
+    results=$(measure "$mode" "${count[@]}" --rtts "$(tr ' ' , <<< "${rtt_list[*]}")" --batch 10 \
+      --switch "$work/link:$switch_pid" --link "$JITTER $LOSS ${RATE:-0}")
+    hs_after=$(handshakes)
+    all_calls=0
+    while read -r r; do all_calls=$((all_calls + $(json "$r" calls))); done <<< "$results"
+    hs_per_call=$(awk -v h=$((hs_after - hs_before)) -v c="$all_calls" 'BEGIN {printf "%.2f", h / c}')
+    p50_zero=""
+    while read -r r; do
+      rtt=$(json "$r" rtt_ms | sed 's/\.0$//')
       calls=$(json "$r" calls)
       failed=$(json "$r" failed)
       failed_total=$((failed_total + failed))
@@ -260,17 +266,16 @@ for profile in $PROFILES; do
       ex=$(json "$r" exchanges)
       # on the wire: the client's connect and exchange, every downstream exchange (Wire-Bytes), and TCP + TLS
       # for every handshake the clients made
-      wire_n=$(awk -v e="${ex:-0}" -v h=$((hs_after - hs_before)) -v c="$calls" 'BEGIN {printf "%.1f", 2 + e + 2 * h / c}')
-      [ "$rtt" = 0 ] && p50_zero[$mode]=$p50
-      predicted=$(awk -v z="${p50_zero[$mode]}" -v n="$n" -v r="$rtt" 'BEGIN {printf "%.1f", z + n * r}')
-      dev=$(awk -v m="${p50:-0}" -v p="$predicted" 'BEGIN {printf "%.1f", p > 0 ? 100 * (m - p) / p : 0}')
+      wire_n=$(awk -v e="${ex:-0}" -v h="$hs_per_call" 'BEGIN {printf "%.1f", 2 + e + 2 * h}')
+      [ "$rtt" = 0 ] && p50_zero=$p50
+      predicted=$(awk -v z="$p50_zero" -v n="$n" -v r="$rtt" 'BEGIN {printf "%.1f", z + n * r}')
+      dev=$(awk -v m="${p50:-0}" -v p="$predicted" 'BEGIN {printf "%.1f", (p > 0) ? 100 * (m - p) / p : 0}')
       printf '| %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |\n' "$mode" "$profile" "$rtt" "$n" "$wire_n" "$predicted" "$p50" "$p99" "$calls" "$failed"
       echo "network: mode=$mode profile=$profile rtt_ms=$rtt round_trips=$n predicted_ms=$predicted measured_ms=$p50"
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$profile" "$rtt" "$n" "$wire_n" "$predicted" "$p50" "$p99" "$calls" "$failed" "$dev" >> "$out/results.tsv"
       printf '%s %s rtt=%s handshakes/call=%s statuses=%s calls: %s\n  server-timing medians: %s\n' "$mode" "$profile" "$rtt" \
-        "$(awk -v h=$((hs_after - hs_before)) -v c="$calls" 'BEGIN {printf "%.2f", h / c}')" "$(json "$r" statuses)" \
-        "$(json "$r" endpoints)" "$(json "$r" server_timing_ms)" >> "$out/wire.txt"
-    done
+        "$hs_per_call" "$(json "$r" statuses)" "$(json "$r" endpoints)" "$(json "$r" server_timing_ms)" >> "$out/wire.txt"
+    done <<< "$results"
   done
   set_link 0
   stop_workloads
