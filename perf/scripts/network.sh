@@ -202,6 +202,14 @@ stop_workloads() {
   workload_pid=()
 }
 
+# the switch's own count of what it forwarded: "forwarded lost syn client_hello" (a capture, not the workloads' word)
+switch_stats() {
+  rm -f "$work/link.stats"
+  kill -USR1 "$switch_pid"
+  for _ in $(seq 50); do [ -s "$work/link.stats" ] && break; sleep 0.02; done
+  cat "$work/link.stats"
+}
+
 # TLS handshakes the four workloads' clients completed so far (spiffeidt.client.handshakes)
 handshakes() {
   local w sum=0 v
@@ -245,6 +253,7 @@ for profile in $PROFILES; do
     n=$(awk -F'\t' -v m="$mode" -v p="$profile" '$1 == m && $2 == p {print $3}' perf/scripts/network/round-trips.tsv)
     [ -n "$n" ] || { echo "network: no round-trip count for $mode $profile" >&2; exit 1; }
     hs_before=$(handshakes)
+    read -r _ _ syn_before hello_before <<< "$(switch_stats)"
     # every RTT in rounds of 10 calls, RTT 0 included: the prediction's p50(0) and each p50(RTT) come from
     # the same minutes, whatever else the machine runs meanwhile
     count=(--count "$N")
@@ -252,9 +261,13 @@ for profile in $PROFILES; do
     results=$(measure "$mode" "${count[@]}" --rtts "$(tr ' ' , <<< "${rtt_list[*]}")" --batch 10 \
       --switch "$work/link:$switch_pid" --link "$JITTER $LOSS ${RATE:-0}")
     hs_after=$(handshakes)
+    read -r _ _ syn_after hello_after <<< "$(switch_stats)"
     all_calls=0
     while read -r r; do all_calls=$((all_calls + $(json "$r" calls))); done <<< "$results"
     hs_per_call=$(awk -v h=$((hs_after - hs_before)) -v c="$all_calls" 'BEGIN {printf "%.2f", h / c}')
+    # on the switch: TCP connection opens (the generator's one per call included) and TLS ClientHellos per call
+    captured=$(awk -v s=$((syn_after - syn_before)) -v h=$((hello_after - hello_before)) -v c="$all_calls" \
+      'BEGIN {printf "syn/call=%.2f client_hello/call=%.2f", s / c, h / c}')
     p50_zero=""
     while read -r r; do
       rtt=$(json "$r" rtt_ms | sed 's/\.0$//')
@@ -273,8 +286,8 @@ for profile in $PROFILES; do
       printf '| %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |\n' "$mode" "$profile" "$rtt" "$n" "$wire_n" "$predicted" "$p50" "$p99" "$calls" "$failed"
       echo "network: mode=$mode profile=$profile rtt_ms=$rtt round_trips=$n predicted_ms=$predicted measured_ms=$p50"
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$profile" "$rtt" "$n" "$wire_n" "$predicted" "$p50" "$p99" "$calls" "$failed" "$dev" >> "$out/results.tsv"
-      printf '%s %s rtt=%s handshakes/call=%s statuses=%s calls: %s\n  server-timing medians: %s\n' "$mode" "$profile" "$rtt" \
-        "$hs_per_call" "$(json "$r" statuses)" "$(json "$r" endpoints)" "$(json "$r" server_timing_ms)" >> "$out/wire.txt"
+      printf '%s %s rtt=%s handshakes/call=%s (switch: %s) statuses=%s calls: %s\n  server-timing medians: %s\n' "$mode" "$profile" "$rtt" \
+        "$hs_per_call" "$captured" "$(json "$r" statuses)" "$(json "$r" endpoints)" "$(json "$r" server_timing_ms)" >> "$out/wire.txt"
     done <<< "$results"
   done
   set_link 0

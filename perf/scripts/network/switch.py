@@ -13,7 +13,10 @@ hosts costs twice the one-way delay.
                                        exist (network.sh then moves each into its host's namespace),
                                        and forwards until SIGTERM. SETTINGS is a file of
                                        "delay_ms jitter_ms loss_pct rate_mbit" read again on SIGHUP.
-Statistics on exit (stderr): packets forwarded, dropped by loss, dropped for an unknown address.
+Statistics on exit (stderr): packets forwarded, dropped by loss, dropped for an unknown address. On
+SIGUSR1 it writes SETTINGS.stats: "forwarded lost syn client_hello", the last two counting TCP connection
+opens (SYN without ACK) and TLS ClientHello records among the forwarded packets: a capture's count of the
+handshakes, independent of what the workloads report.
 """
 import fcntl
 import heapq
@@ -52,20 +55,27 @@ def main():
         settings.update(delay=d / 1000, jitter=j / 1000, loss=l / 100, rate=r * 1e6 / 8)
 
     stop = []
+    counts = {"forwarded": 0, "lost": 0, "syn": 0, "hello": 0}
+
+    def stats(*_):
+        with open(settings_file + ".stats", "w") as f:
+            f.write("%(forwarded)d %(lost)d %(syn)d %(hello)d\n" % counts)
+
     load()
+    signal.signal(signal.SIGUSR1, stats)
     signal.signal(signal.SIGHUP, load)
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     print("ready", flush=True)
     queue, seq = [], 0
     busy_until = {fd: 0.0 for fd in fds}  # per receiving host, for the rate limit
-    forwarded = lost = unknown = 0
+    unknown = 0
     while not stop:
         now = time.monotonic()
         while queue and queue[0][0] <= now:
             _, _, out, packet = heapq.heappop(queue)
             try:
                 os.write(out, packet)
-                forwarded += 1
+                counts["forwarded"] += 1
             except OSError:
                 pass  # the host's interface is down or gone: as a cable pulled out
         timeout = max(0.0, queue[0][0] - time.monotonic()) if queue else 0.5
@@ -89,8 +99,15 @@ def main():
                     unknown += 1
                     continue
                 if settings["loss"] and random.random() < settings["loss"]:
-                    lost += 1
+                    counts["lost"] += 1
                     continue
+                if packet[9] == 6:  # TCP
+                    tcp = packet[(packet[0] & 0x0F) * 4 :]
+                    if len(tcp) >= 14 and tcp[13] & 0x12 == 0x02:
+                        counts["syn"] += 1
+                    payload = tcp[(tcp[12] >> 4) * 4 :] if len(tcp) >= 13 else b""
+                    if len(payload) > 5 and payload[0] == 22 and payload[5] == 1:
+                        counts["hello"] += 1
                 due = now + settings["delay"]
                 if settings["jitter"]:
                     due = max(now, due + random.uniform(-settings["jitter"], settings["jitter"]))
@@ -102,12 +119,12 @@ def main():
                 if due <= now and not queue:
                     try:
                         os.write(out, packet)
-                        forwarded += 1
+                        counts["forwarded"] += 1
                     except OSError:
                         pass
                 else:
                     heapq.heappush(queue, (due, seq, out, packet))
-    print("switch: forwarded %d, lost %d, unknown address %d" % (forwarded, lost, unknown), file=sys.stderr)
+    print("switch: forwarded %d, lost %d, unknown address %d" % (counts["forwarded"], counts["lost"], unknown), file=sys.stderr)
 
 
 if __name__ == "__main__":
