@@ -6,12 +6,12 @@
 # per mode, pooling profile and round-trip time. Beside each measured p50 it prints the p50 a model
 # predicts, p50(0) + round_trips x RTT, with the round trips on the critical path of one `balance` taken
 # from the code paths (perf/scripts/network/round-trips.tsv) and checked against the wire (the Wire-Bytes
-# entries of the answers and the clients' TLS handshake counters). docs/measurement.md "Network" says
-# how to read it.
+# entries of the answers, the clients' TLS handshake counters, and the SYNs and ClientHellos the switch
+# forwarded). docs/measurement.md "Network" says how to read it.
 #
 #   ./mvnw install -DskipTests && perf/scripts/network.sh
 #   RTTS="0 5" MODES="lsvid dvid txn-token" perf/scripts/network.sh
-#   RTTS=5 LOSS=1 DURATION=120 MODES=lsvid PROFILES=pooled perf/scripts/network.sh   (1 % loss, 2 minutes)
+#   RTTS=5 LOSS=1 DURATION=120 MODES=dvid PROFILES=pooled perf/scripts/network.sh   (1 % loss, 2 minutes)
 #
 # Settings:
 #   RTTS      round-trip times in ms between any two hosts (default "0 1 5 30"; 0 is always measured first,
@@ -27,7 +27,7 @@
 #   SUBNET    the first three octets of the hosts' addresses (default 10.77.0; nothing routes out of it)
 #   JVM_OPTIONS  for each of the five JVMs (default "-Xms128m -Xmx512m -XX:+UseParallelGC")
 # Needs root, iproute2 (ip netns), /dev/net/tun and chrt (util-linux). Writes perf/target/network/: results.tsv,
-# summary.md, one log per process. Starts nothing outside its namespaces and removes every namespace and
+# summary.md with p50-vs-rtt.svg, wire.txt, one log per process. Starts nothing outside its namespaces and removes every namespace and
 # process it started on exit, failure or interrupt. Measure on a quiet machine: it prints the load average.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,7 +44,7 @@ SUBNET=${SUBNET:-10.77.0}
 JVM_OPTIONS=${JVM_OPTIONS--Xms128m -Xmx512m -XX:+UseParallelGC}
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
-[ "$(id -u)" = 0 ] || { echo "network: needs root (ip netns, tc)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "network: needs root (ip netns)" >&2; exit 1; }
 ip netns list > /dev/null && [ -c /dev/net/tun ] && command -v chrt > /dev/null || { echo "network: needs iproute2 (ip netns), /dev/net/tun and chrt" >&2; exit 1; }
 declare -A jar=()
 for m in idp subject-wl asserting-wl m-tier target-wl; do
