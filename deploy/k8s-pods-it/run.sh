@@ -24,7 +24,8 @@
 #
 # Skips (exit 0, with a message) where KUBE_NODE, KUBE_BIN or SPIRE_BIN is unset or missing.
 # K8S_PODS_IT_KEEP=1 leaves the cluster running (stop it with $KUBE_NODE/scripts/90-down.sh);
-# K8S_PODS_IT_REUSE=1 runs steps 3-7 against a cluster left running that way (and leaves it running).
+# K8S_PODS_IT_REUSE=1 runs steps 3-7 against a cluster left running that way (and leaves it running);
+# K8S_PODS_IT_UP_ONLY=1 runs steps 1 and 2 and leaves the cluster running (perf/scripts/deployments.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root_dir=$(pwd)
@@ -146,6 +147,11 @@ notready=$(k get pods -A --no-headers | awk '$4 != "Completed" && $4 != "Termina
 [ -z "$notready" ] || fatal "pods not Ready: $notready"
 ok "every pod Ready $(( $(date +%s) - t0 )) s after the apply: $(k get pods -A --no-headers | grep -c Running) running"
 k get pods -A -o wide > "$work/pods.txt"
+if [ -n "${K8S_PODS_IT_UP_ONLY:-}" ]; then
+  K8S_PODS_IT_KEEP=1
+  log "steps 1 and 2 only (K8S_PODS_IT_UP_ONLY): the cluster stays up for a measurement"
+  exit 0
+fi
 fi
 
 # ---------- 3. SPIFFE IDs ----------
