@@ -1,12 +1,14 @@
 package io.spiffeidt.asserting.anonmode;
 
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.ZkpTiming;
 import io.spiffeidt.core.Mode;
 import java.time.Clock;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,7 +25,7 @@ public class AnonModeAssertingConfiguration {
             name = "spiffeidt.asserting.introspection.store",
             havingValue = "memory",
             matchIfMissing = true)
-    IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
+    IntrospectionStore<IntrospectionEntry> anonModeIntrospectionStore(
             Clock clock, IntrospectionProperties properties, AnonModeAssertingProperties anonMode) {
         if (anonMode.zkp() == ZkpTiming.OFF) {
             throw new IllegalStateException("spiffeidt.anon-mode.zkp=off is not supported: "
@@ -37,11 +39,10 @@ public class AnonModeAssertingConfiguration {
      * spiffeidt.asserting.introspection.store}).
      */
     @Bean
-    UserProofs.Kept<AnonModeIntrospectionEntry> anonModeProofs(
+    UserProofs.Kept anonModeProofs(
             UserProofs users,
-            IntrospectionStore<AnonModeIntrospectionEntry> store,
+            @Qualifier("anonModeIntrospectionStore") IntrospectionStore<IntrospectionEntry> store,
             AnonModeAssertingProperties settings) {
-        return users.keeping(
-                Mode.ANON_MODE, store, settings.zkp(), settings.zkpRounds(), AnonModeIntrospectionEntry::new);
+        return users.keeping(Mode.ANON_MODE, store, settings.zkp(), settings.zkpRounds());
     }
 }

@@ -1,6 +1,7 @@
 package io.spiffeidt.asserting.dvid;
 
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
@@ -18,6 +19,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -75,7 +77,7 @@ public class DvidAssertingConfiguration {
             name = "spiffeidt.asserting.introspection.store",
             havingValue = "memory",
             matchIfMissing = true)
-    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
+    IntrospectionStore<IntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
         return InMemoryIntrospectionStore.of(Mode.DVID.pathSegment(), clock, properties);
     }
 
@@ -84,8 +86,10 @@ public class DvidAssertingConfiguration {
      * spiffeidt.asserting.introspection.store}).
      */
     @Bean
-    UserProofs.Kept<DvidIntrospectionEntry> dvidProofs(
-            UserProofs users, IntrospectionStore<DvidIntrospectionEntry> store, DvidAssertingProperties settings) {
-        return users.keeping(Mode.DVID, store, settings.zkp(), settings.zkpRounds(), DvidIntrospectionEntry::new);
+    UserProofs.Kept dvidProofs(
+            UserProofs users,
+            @Qualifier("dvidIntrospectionStore") IntrospectionStore<IntrospectionEntry> store,
+            DvidAssertingProperties settings) {
+        return users.keeping(Mode.DVID, store, settings.zkp(), settings.zkpRounds());
     }
 }

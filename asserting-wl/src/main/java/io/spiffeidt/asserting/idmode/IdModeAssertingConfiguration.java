@@ -1,11 +1,13 @@
 package io.spiffeidt.asserting.idmode;
 
 import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.core.Mode;
 import java.time.Clock;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,8 +21,7 @@ public class IdModeAssertingConfiguration {
             name = "spiffeidt.asserting.introspection.store",
             havingValue = "memory",
             matchIfMissing = true)
-    IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
-            Clock clock, IntrospectionProperties properties) {
+    IntrospectionStore<IntrospectionEntry> idModeIntrospectionStore(Clock clock, IntrospectionProperties properties) {
         return InMemoryIntrospectionStore.of(Mode.ID_MODE.pathSegment(), clock, properties);
     }
 
@@ -29,8 +30,10 @@ public class IdModeAssertingConfiguration {
      * spiffeidt.asserting.introspection.store}).
      */
     @Bean
-    UserProofs.Kept<IdModeIntrospectionEntry> idModeProofs(
-            UserProofs users, IntrospectionStore<IdModeIntrospectionEntry> store, IdModeAssertingProperties settings) {
-        return users.keeping(Mode.ID_MODE, store, settings.zkp(), settings.zkpRounds(), IdModeIntrospectionEntry::new);
+    UserProofs.Kept idModeProofs(
+            UserProofs users,
+            @Qualifier("idModeIntrospectionStore") IntrospectionStore<IntrospectionEntry> store,
+            IdModeAssertingProperties settings) {
+        return users.keeping(Mode.ID_MODE, store, settings.zkp(), settings.zkpRounds());
     }
 }
