@@ -1,8 +1,6 @@
 package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
 import io.spiffeidt.asserting.introspection.IntrospectionEntry;
-import io.spiffeidt.asserting.introspection.IntrospectionProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.core.AssertionException;
@@ -16,11 +14,9 @@ import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import java.security.SecureRandom;
-import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -70,15 +66,6 @@ public class DvidAssertingConfiguration {
                     return key.publicKey();
                 },
                 oauth::idpKey);
-    }
-
-    @Bean
-    @ConditionalOnProperty(
-            name = "spiffeidt.asserting.introspection.store",
-            havingValue = "memory",
-            matchIfMissing = true)
-    IntrospectionStore<IntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
-        return InMemoryIntrospectionStore.of(Mode.DVID.pathSegment(), clock, properties);
     }
 
     /**
