@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * The asserting workload's DVID keys as a workload that verifies DVIDs itself holds them
  * (docs/formats/dvid.md §3 step 2): its JWKS ({@code GET /dvid/keys}) held by a {@link FetchedKeySet}
- * (its TTL {@code spiffeidt.memo.dvid-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
+ * (its TTL {@code spiffeidt.memo.uses.dvid-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
  * DvidKeys#parse}.
  *
  * <p>Thread safety: thread safe.

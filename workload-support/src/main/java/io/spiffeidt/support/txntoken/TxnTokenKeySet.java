@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * The Txn-Token Service's keys as a workload that verifies Txn-Tokens holds them
  * (docs/formats/txn-token.md "Service key"): its JWKS ({@code GET /txn-token/keys}, over SPIFFE mTLS)
  * held by a {@link FetchedKeySet}, the mechanism of the DVID key set (its TTL {@code
- * spiffeidt.memo.txn-token-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
+ * spiffeidt.memo.uses.txn-token-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
  * TxnTokenKeys#parse}.
  *
  * <p>Thread safety: thread safe.
