@@ -53,6 +53,7 @@ users=${FAULT_IT_USERS:-user0091,user0092}
 work=$(mktemp -d /tmp/spiffeidt-fault-it.XXXXXX)
 chmod 755 "$work"
 mkdir -p "$(dirname "$summary")"
+rm -f "$summary" # a failed run must not show an older run's checks
 declare -A pid
 load_pid=""
 export SPIFFEIDT_PG_BASE="$work/pg"
@@ -66,9 +67,10 @@ cleanup() {
 }
 trap cleanup EXIT
 log() { echo "fault-it [$(( $(date +%s) - started ))s]: $*"; }
-fail() {
-  log "FAILED: $*"
+fail() { # the logs' tails first, then why, and the checks' summary last: what a CI log's tail shows
   for f in "$work"/*.log; do echo "--- $f"; tail -15 "$f"; done
+  [ -s "$summary" ] && { echo "--- $summary"; cat "$summary"; }
+  log "FAILED: $*"
   exit 1
 }
 now() { date +%s.%N; }

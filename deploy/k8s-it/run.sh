@@ -52,9 +52,9 @@ cleanup() {
 trap cleanup EXIT
 log() { echo "== k8s-it [$(( $(date +%s) - started ))s]: $*"; }
 ok() { echo "   ok: $*"; }
-fail() {
-  log "FAILED: $*"
+fail() { # the logs' tails first, why last: what a CI log's tail shows
   for f in "$work"/*/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -10 "$f"; }; done
+  log "FAILED: $*"
   exit 1
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

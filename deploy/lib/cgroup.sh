@@ -1,5 +1,5 @@
 # A container's CPU time from its cgroup files (sourced, not run), for the deployment ITs and
-# perf/scripts/compose-vs-embedded.sh.
+# perf/scripts/deployments.sh.
 #   container_cpu_ms NAME      CPU time in ms since the container started (cgroup v1 or v2; 0 if unreadable)
 container_cpu_ms() {
   local id f

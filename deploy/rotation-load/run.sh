@@ -52,7 +52,7 @@ cleanup() {
 }
 trap cleanup EXIT
 log() { echo "rotation-load [$(( $(date +%s) - started ))s]: $*"; }
-fail() { log "FAILED: $*"; for f in "$work"/*.log; do echo "--- $f"; tail -15 "$f"; done; exit 1; }
+fail() { for f in "$work"/*.log; do echo "--- $f"; tail -15 "$f"; done; log "FAILED: $*"; exit 1; } # why, last
 # shellcheck source=../lib/spire.sh
 source "$root_dir/deploy/lib/spire.sh"
 

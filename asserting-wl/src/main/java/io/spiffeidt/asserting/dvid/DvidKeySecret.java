@@ -15,6 +15,7 @@ import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Objects;
@@ -25,8 +26,9 @@ import javax.net.ssl.TrustManagerFactory;
  * Makes the DVID signing key that the asserting-wl replicas of a Kubernetes deployment share, once:
  * a one-shot Job ({@code deploy/k8s/base/spiffeidt/dvid-key-job.yaml}) runs it with the
  * asserting-wl image before the replicas can start. When the Secret already exists it leaves it
- * alone; otherwise it generates an RSA-2048 key (the workload's default DVID key type) and creates
- * the Secret with the key as PKCS#8 PEM under {@value #DEFAULT_FILE}. Two Jobs racing both succeed:
+ * alone; otherwise it generates an RSA-2048 key (the workload's default DVID key type) and an EC
+ * P-256 key (the Txn-Token Service's) and creates the Secret with them as PKCS#8 PEM under {@value
+ * #DEFAULT_FILE} and {@value #TXN_TOKEN_FILE}. Two Jobs racing both succeed:
  * the loser sees 409 and keeps the winner's key.
  *
  * <p>It talks to the Kubernetes API with the pod's service account (token, CA and namespace from
@@ -43,6 +45,8 @@ public final class DvidKeySecret {
     static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
     static final String DEFAULT_SECRET = "asserting-wl-dvid-key";
     static final String DEFAULT_FILE = "dvid-key.pem";
+    /** The Txn-Token Service's key in the same Secret (EC P-256, {@code spiffeidt.txn-token.service.key-path}). */
+    static final String TXN_TOKEN_FILE = "txn-token-key.pem";
 
     /** What happened. */
     public enum Outcome {
@@ -127,7 +131,7 @@ public final class DvidKeySecret {
         HttpResponse<Void> created = client.send(
                 authorized(HttpRequest.newBuilder(secrets), token)
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(secretJson(namespace, newKeyPem())))
+                        .POST(HttpRequest.BodyPublishers.ofString(secretJson(namespace, newKeyPem(), newEcKeyPem())))
                         .build(),
                 HttpResponse.BodyHandlers.discarding());
         return switch (created.statusCode()) {
@@ -142,18 +146,30 @@ public final class DvidKeySecret {
     static String newKeyPem() throws GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
-        byte[] der = generator.generateKeyPair().getPrivate().getEncoded();
+        return pkcs8Pem(generator.generateKeyPair().getPrivate().getEncoded());
+    }
+
+    /** A new EC P-256 private key as PKCS#8 PEM: the Txn-Token Service's key. */
+    static String newEcKeyPem() throws GeneralSecurityException {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+        return pkcs8Pem(generator.generateKeyPair().getPrivate().getEncoded());
+    }
+
+    private static String pkcs8Pem(byte[] der) {
         return "-----BEGIN PRIVATE KEY-----\n"
                 + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
                 + "\n-----END PRIVATE KEY-----\n";
     }
 
-    private String secretJson(String namespace, String pem) {
-        String data = Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.US_ASCII));
+    private String secretJson(String namespace, String dvidPem, String txnTokenPem) {
+        Base64.Encoder base64 = Base64.getEncoder();
         return "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"type\":\"Opaque\",\"metadata\":{\"name\":\""
                 + secretName + "\",\"namespace\":\"" + namespace + "\",\"labels\":{\"app.kubernetes.io/name\":"
                 + "\"asserting-wl\",\"app.kubernetes.io/component\":\"dvid-key\"}},\"data\":{\"" + fileName
-                + "\":\"" + data + "\"}}";
+                + "\":\"" + base64.encodeToString(dvidPem.getBytes(StandardCharsets.US_ASCII)) + "\",\""
+                + TXN_TOKEN_FILE + "\":\"" + base64.encodeToString(txnTokenPem.getBytes(StandardCharsets.US_ASCII))
+                + "\"}}";
     }
 
     private static HttpRequest.Builder authorized(HttpRequest.Builder builder, String token) {

@@ -1,24 +1,13 @@
 package io.spiffeidt.asserting.dvid;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.spiffeidt.asserting.keys.PemKeyPair;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.spec.ECGenParameterSpec;
-import java.security.spec.RSAPublicKeySpec;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.jce.provider.BouncyCastleProvider;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 /**
  * The DVID signing key pair: read from a PEM file (shared by all asserting replicas) or, in
@@ -41,51 +30,9 @@ public record DvidSigningKey(PrivateKey privateKey, PublicKey publicKey, boolean
         }
     }
 
-    private static DvidSigningKey load(Path path) throws GeneralSecurityException {
-        Object pem;
-        try (Reader r = Files.newBufferedReader(path, StandardCharsets.US_ASCII);
-                PEMParser parser = new PEMParser(r)) {
-            pem = parser.readObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the DVID key file " + path, e);
-        }
-        JcaPEMKeyConverter converter = new JcaPEMKeyConverter().setProvider(new BouncyCastleProvider());
-        try {
-            if (pem instanceof PEMKeyPair pair) {
-                KeyPair kp = converter.getKeyPair(pair);
-                return new DvidSigningKey(kp.getPrivate(), kp.getPublic(), false);
-            }
-            if (pem instanceof PrivateKeyInfo info) {
-                PrivateKey key = converter.getPrivateKey(info);
-                return new DvidSigningKey(toJdk(key), publicOf(key), false);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable DVID key in " + path, e);
-        }
-        throw new IllegalStateException("the DVID key file " + path + " holds no private key");
-    }
-
-    private static PrivateKey toJdk(PrivateKey key) throws GeneralSecurityException {
-        return KeyFactory.getInstance(key.getAlgorithm().equals("RSA") ? "RSA" : "EC")
-                .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(key.getEncoded()));
-    }
-
-    private static PublicKey publicOf(PrivateKey key) throws GeneralSecurityException {
-        if (key instanceof RSAPrivateCrtKey rsa) {
-            return KeyFactory.getInstance("RSA")
-                    .generatePublic(new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
-        }
-        if (key instanceof org.bouncycastle.jce.interfaces.ECPrivateKey ec) {
-            org.bouncycastle.math.ec.ECPoint q =
-                    ec.getParameters().getG().multiply(ec.getD()).normalize();
-            org.bouncycastle.jce.spec.ECPublicKeySpec spec =
-                    new org.bouncycastle.jce.spec.ECPublicKeySpec(q, ec.getParameters());
-            PublicKey bc =
-                    KeyFactory.getInstance("EC", new BouncyCastleProvider()).generatePublic(spec);
-            return KeyFactory.getInstance("EC")
-                    .generatePublic(new java.security.spec.X509EncodedKeySpec(bc.getEncoded()));
-        }
-        throw new GeneralSecurityException("unsupported DVID key type " + key.getAlgorithm());
+    private static DvidSigningKey load(Path path) {
+        KeyPair kp = PemKeyPair.read(path, "DVID");
+        return new DvidSigningKey(kp.getPrivate(), kp.getPublic(), false);
     }
 
     /** Generates an EC P-256 pair (for ES256 DVIDs in tests). */

@@ -1,5 +1,6 @@
 package io.spiffeidt.asserting.txntoken;
 
+import io.spiffeidt.asserting.keys.PemKeyPair;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.txntoken.TxnTokenMinter;
@@ -9,7 +10,10 @@ import io.spiffeidt.support.txntoken.TxnTokenHop;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,13 +24,30 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class TxnTokenAssertingConfiguration {
 
-    /** A P-256 pair made at start-up and kept in memory (docs/formats/txn-token.md "Service key"). */
+    private static final Logger log = LoggerFactory.getLogger(TxnTokenAssertingConfiguration.class);
+
+    /**
+     * The P-256 pair of {@code spiffeidt.txn-token.service.key-path}, which replicas share, or one
+     * made at start-up and kept in memory (docs/formats/txn-token.md "Service key").
+     */
     @Bean
-    TxnTokenServiceKey txnTokenServiceKey() {
+    TxnTokenServiceKey txnTokenServiceKey(TxnTokenServiceProperties properties) {
+        if (properties.keyPath() != null) {
+            KeyPair pair = PemKeyPair.read(properties.keyPath(), "Txn-Token Service");
+            if (!(pair.getPublic() instanceof ECPublicKey ec)
+                    || ec.getParams().getCurve().getField().getFieldSize() != 256) {
+                throw new IllegalStateException(
+                        "the Txn-Token Service key in " + properties.keyPath() + " is not an EC P-256 key (ES256)");
+            }
+            log.info("Txn-Token Service key from file");
+            return new TxnTokenServiceKey(pair.getPrivate(), pair.getPublic());
+        }
         try {
             KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
             gen.initialize(new ECGenParameterSpec("secp256r1"));
             KeyPair pair = gen.generateKeyPair();
+            log.info("Txn-Token Service key generated at start-up (one replica only: set "
+                    + "spiffeidt.txn-token.service.key-path to share one)");
             return new TxnTokenServiceKey(pair.getPrivate(), pair.getPublic());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot create the Txn-Token Service key", e);

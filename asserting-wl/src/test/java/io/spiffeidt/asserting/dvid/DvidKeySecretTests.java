@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.spiffeidt.asserting.keys.PemKeyPair;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -18,6 +19,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -136,6 +138,28 @@ class DvidKeySecretTests {
         assertThat(key.generated()).isFalse();
         assertThat(key.privateKey()).isInstanceOf(RSAPrivateKey.class);
         assertThat(((RSAPrivateKey) key.privateKey()).getModulus().bitLength()).isEqualTo(2048);
+    }
+
+    @Test
+    void ensureWhenSecretMissingThenItAlsoHoldsAP256TxnTokenServiceKey() throws Exception {
+        job().ensure();
+
+        Matcher data = Pattern.compile("\"txn-token-key.pem\":\"([A-Za-z0-9+/=]+)\"")
+                .matcher(secrets.get("asserting-wl-dvid-key"));
+        assertThat(data.find()).isTrue();
+        Path keyFile = dir.resolve("txn-token-key.pem");
+        Files.write(keyFile, Base64.getDecoder().decode(data.group(1)));
+        KeyPair pair = PemKeyPair.read(keyFile, "Txn-Token Service");
+        assertThat(pair.getPublic()).isInstanceOf(ECPublicKey.class);
+        assertThat(((ECPublicKey) pair.getPublic())
+                        .getParams()
+                        .getCurve()
+                        .getField()
+                        .getFieldSize())
+                .isEqualTo(256);
+        Matcher dvid = DATA.matcher(secrets.get("asserting-wl-dvid-key"));
+        assertThat(dvid.find()).isTrue();
+        assertThat(dvid.group(1)).isNotEqualTo(data.group(1));
     }
 
     @Test
