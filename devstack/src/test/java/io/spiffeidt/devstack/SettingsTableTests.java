@@ -102,6 +102,16 @@ class SettingsTableTests {
     }
 
     @Test
+    void metadataWhenKeyHasNoDefaultThenItsDescriptionSaysWhatUnsetMeans() throws IOException {
+        assertThat(keys())
+                .filteredOn(key -> key.defaultValue() == null)
+                .isNotEmpty()
+                .allSatisfy(key -> assertThat(key.description())
+                        .as("description of %s, which has no default", key.name())
+                        .containsIgnoringCase("unset"));
+    }
+
+    @Test
     void tableWhenComparedWithMetadataThenTheSame() throws IOException {
         String expected = table(keys());
         String document = Files.readString(SETTINGS, StandardCharsets.UTF_8);
@@ -130,7 +140,7 @@ class SettingsTableTests {
         for (Key key : keys) {
             rows.add("| `" + displayName(key) + "` | `" + displayType(key.type()) + "` | "
                     + (key.defaultValue() == null
-                            ? "–"
+                            ? "unset"
                             : "`" + key.defaultValue().replace("\"", "") + "`")
                     + " | " + workloads(key.module()) + " | " + prose(key.description()) + " |");
         }
@@ -255,7 +265,7 @@ class SettingsTableTests {
 
         assertThat(table.lines().skip(3).toList())
                 .containsExactly(
-                        "| `spiffeidt.a` | `Duration` | – | every workload | a |",
+                        "| `spiffeidt.a` | `Duration` | unset | every workload | a |",
                         "| `spiffeidt.b` | `Boolean` | `true` | m-tier | b |",
                         "| `spiffeidt.memo.enabled` | `Boolean` | `true` | every workload | m |");
     }

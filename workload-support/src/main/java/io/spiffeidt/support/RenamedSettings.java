@@ -1,6 +1,8 @@
 package io.spiffeidt.support;
 
+import io.spiffeidt.support.memo.MemoProperties;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -14,8 +16,8 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Stops a workload whose configuration still sets a key renamed in issue 27 (docs/settings.md
- * "Renamed keys"), instead of ignoring it: an old {@code spiffeidt.asserting.dvid.key-path} left in a
+ * Stops a workload whose configuration still sets a renamed key (docs/settings.md "Renamed keys"),
+ * instead of ignoring it: an old {@code spiffeidt.asserting.dvid.key-path} left in a
  * deployment would otherwise give every replica a fresh DVID key, and an old memo size would
  * silently fall back to the default. The key is found in any property source and spelling (YAML, an
  * argument, {@code SPIFFEIDT_ASSERTING_DVID_KEYPATH}); the message names the new key.
@@ -25,15 +27,22 @@ import org.springframework.core.env.ConfigurableEnvironment;
 public class RenamedSettings implements EnvironmentPostProcessor, Ordered {
 
     /** Old key or prefix → its replacement. */
-    static final Map<String, String> RENAMED = Map.ofEntries(
-            Map.entry("spiffeidt.asserting.dvid", "spiffeidt.dvid"),
-            Map.entry("spiffeidt.asserting.id-mode", "spiffeidt.id-mode"),
-            Map.entry("spiffeidt.asserting.anon-mode", "spiffeidt.anon-mode"),
-            Map.entry("spiffeidt.mtier.dvid.introspect", "spiffeidt.dvid.introspect"),
-            Map.entry("spiffeidt.mtier.anon-mode.extend", "spiffeidt.anon-mode.extend"),
-            Map.entry("spiffeidt.target.id-mode.introspect", "spiffeidt.id-mode.introspect"),
-            Map.entry("spiffeidt.proof-memo", "spiffeidt.memo.oauth-proof (max-entries is now size)"),
-            Map.entry("spiffeidt.token-memo", "spiffeidt.memo.oauth-token (max-entries is now size)"));
+    static final Map<String, String> RENAMED = renamed();
+
+    private static Map<String, String> renamed() {
+        Map<String, String> renamed = new LinkedHashMap<>(Map.ofEntries(
+                Map.entry("spiffeidt.asserting.dvid", "spiffeidt.dvid"),
+                Map.entry("spiffeidt.asserting.id-mode", "spiffeidt.id-mode"),
+                Map.entry("spiffeidt.asserting.anon-mode", "spiffeidt.anon-mode"),
+                Map.entry("spiffeidt.mtier.dvid.introspect", "spiffeidt.dvid.introspect"),
+                Map.entry("spiffeidt.mtier.anon-mode.extend", "spiffeidt.anon-mode.extend"),
+                Map.entry("spiffeidt.target.id-mode.introspect", "spiffeidt.id-mode.introspect"),
+                Map.entry("spiffeidt.proof-memo", "spiffeidt.memo.uses.oauth-proof (max-entries is now size)"),
+                Map.entry("spiffeidt.token-memo", "spiffeidt.memo.uses.oauth-token (max-entries is now size)")));
+        // the memos' settings became one map beside the global switch spiffeidt.memo.enabled
+        MemoProperties.NAMES.forEach(name -> renamed.put("spiffeidt.memo." + name, "spiffeidt.memo.uses." + name));
+        return Map.copyOf(renamed);
+    }
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {

@@ -22,7 +22,7 @@ import org.springframework.validation.annotation.Validated;
  * @param originalMaxAge lifetime assumed for an original document without {@code exp}
  * @param lsvidV1IssuerKeys PEM files ({@code PUBLIC KEY}, EC P-256) of the original SPIRE LSVID signing
  *     keys that version 1 LSVID base tokens must be signed with; read only under the
- *     original-compatible profile (none: every version 1 document is rejected)
+ *     original-compatible profile; unset: every version 1 document is rejected
  */
 @ConfigurationProperties("spiffeidt.verification")
 @Validated

@@ -1,5 +1,6 @@
 package io.spiffeidt.support;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -21,5 +22,15 @@ class PackageCycleTests {
     void packagesWhenImportedThenFreeOfCycles() {
         // every package is its own slice, the root package included
         slices().matching("io.spiffeidt.(**)").should().beFreeOfCycles().check(MAIN);
+    }
+
+    @Test
+    void mainCodeWhenImportedThenUsesNoCoreInternals() {
+        // io.spiffeidt.core.internal is not API: only assertion-core uses it
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.spiffeidt.core.internal..")
+                .check(MAIN);
     }
 }

@@ -10,7 +10,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-/** A key renamed in issue 27 stops the start with the new key named; the new keys pass. */
+/** A renamed key stops the start with the new key named; the new keys pass. */
 class RenamedSettingsTests {
 
     private final RenamedSettings check = new RenamedSettings();
@@ -35,14 +35,26 @@ class RenamedSettingsTests {
 
         assertThatThrownBy(() -> check.postProcessEnvironment(environment, new SpringApplication()))
                 .hasMessageContaining("spiffeidt.mtier.anon-mode.extend → spiffeidt.anon-mode.extend")
-                .hasMessageContaining("spiffeidt.token-memo → spiffeidt.memo.oauth-token");
+                .hasMessageContaining("spiffeidt.token-memo → spiffeidt.memo.uses.oauth-token");
+    }
+
+    @Test
+    void startWhenMemoSetUnderItsOldKeyThenFailsNamingTheMapKey() {
+        StandardEnvironment environment = new StandardEnvironment();
+        String name = StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME;
+        Map<String, Object> variables = Map.of("SPIFFEIDT_MEMO_LSVIDCHAIN_TTL", "30s");
+        environment.getPropertySources().replace(name, new SystemEnvironmentPropertySource(name, variables));
+
+        assertThatThrownBy(() -> check.postProcessEnvironment(environment, new SpringApplication()))
+                .hasMessageContaining("spiffeidt.memo.lsvid-chain → spiffeidt.memo.uses.lsvid-chain");
     }
 
     @Test
     void startWhenOnlyNewKeysThenPasses() {
         StandardEnvironment environment = environment(Map.of(
                 "spiffeidt.dvid.key-path", "/keys/dvid.pem",
-                "spiffeidt.memo.oauth-proof.size", "10",
+                "spiffeidt.memo.enabled", "true",
+                "spiffeidt.memo.uses.oauth-proof.size", "10",
                 "spiffeidt.asserting.introspection.store", "jdbc",
                 "spiffeidt.anon-mode.extend", "false"));
 

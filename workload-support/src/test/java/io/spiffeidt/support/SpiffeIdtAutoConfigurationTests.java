@@ -211,7 +211,7 @@ class SpiffeIdtAutoConfigurationTests {
                 .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
                                 .remembers())
                         .isFalse());
-        runner.withPropertyValues("spiffeidt.memo.oauth-proof.enabled=false")
+        runner.withPropertyValues("spiffeidt.memo.uses.oauth-proof.enabled=false")
                 .run(context -> assertThat(context.getBean(io.spiffeidt.core.zkp.VerifiedProofs.class)
                                 .remembers())
                         .isFalse());
@@ -225,9 +225,9 @@ class SpiffeIdtAutoConfigurationTests {
     @Test
     void memosWhenConfiguredThenEachNameHasItsSettingsAndDefaults() {
         runner.withPropertyValues(
-                        "spiffeidt.memo.oauth-proof.size=123",
-                        "spiffeidt.memo.lsvid-chain.ttl=30s",
-                        "spiffeidt.memo.idmode-token.max-chars=99")
+                        "spiffeidt.memo.uses.oauth-proof.size=123",
+                        "spiffeidt.memo.uses.lsvid-chain.ttl=30s",
+                        "spiffeidt.memo.uses.idmode-token.max-chars=99")
                 .run(context -> {
                     Memos memos = context.getBean(Memos.class);
                     assertThat(memos.settings("oauth-proof"))
@@ -241,11 +241,43 @@ class SpiffeIdtAutoConfigurationTests {
                     assertThat(memos.settings("anonmode-extension").size()).isEqualTo(256);
                     assertThat(memos.settings("subject-session")).isEqualTo(MemoSettings.DEFAULTS);
                 });
-        runner.withPropertyValues("spiffeidt.memo.enabled=false", "spiffeidt.memo.oauth-proof.enabled=true")
+        runner.withPropertyValues("spiffeidt.memo.enabled=false", "spiffeidt.memo.uses.oauth-proof.enabled=true")
                 .run(context -> assertThat(context.getBean(Memos.class).settings("oauth-proof"))
                         .isEqualTo(MemoSettings.OFF));
-        runner.withPropertyValues("spiffeidt.memo.lsvid-base.size=-1")
+        runner.withPropertyValues("spiffeidt.memo.uses.lsvid-base.size=-1")
                 .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void memosWhenNameSpelledAsAnEnvironmentVariableGivesItThenTheMemoOfThatName() {
+        // SPIFFEIDT_MEMO_USES_OAUTHPROOF_SIZE binds the map key "oauthproof"
+        runner.withPropertyValues("spiffeidt.memo.uses.oauthproof.size=7").run(context -> assertThat(
+                        context.getBean(Memos.class).settings("oauth-proof").size())
+                .isEqualTo(7));
+    }
+
+    @Test
+    void memosWhenUnknownNameOrAKeyTheMemoDoesNotReadThenTheStartFails() {
+        runner.withPropertyValues("spiffeidt.memo.uses.lsvid-chains.ttl=30s").run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("spiffeidt.memo.uses.lsvid-chains: no memo of that name"));
+        runner.withPropertyValues("spiffeidt.memo.uses.dvid-keys.size=10").run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("spiffeidt.memo.uses.dvid-keys: only enabled and ttl are read"));
+        runner.withPropertyValues("spiffeidt.memo.uses.subject-session.ttl=1m").run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("spiffeidt.memo.uses.subject-session: only enabled is read"));
+        runner.withPropertyValues(
+                        "spiffeidt.memo.uses.txn-token-keys.ttl=1m",
+                        "spiffeidt.memo.uses.subject-session.enabled=false")
+                .run(context -> {
+                    Memos memos = context.getBean(Memos.class);
+                    assertThat(memos.settings("txn-token-keys").ttl()).isEqualTo(Duration.ofMinutes(1));
+                    assertThat(memos.settings("subject-session").enabled()).isFalse();
+                });
     }
 
     @Test
@@ -285,7 +317,8 @@ class SpiffeIdtAutoConfigurationTests {
             assertThat(context.getBean(DvidHop.class).verifiesLocally()).isFalse();
             assertThat(context.getBean(DvidHop.class).introspectsInOneCall()).isFalse();
         });
-        runner.withPropertyValues("spiffeidt.pooling.profile=thesis", "spiffeidt.memo.lsvid-extension.enabled=false")
+        runner.withPropertyValues(
+                        "spiffeidt.pooling.profile=thesis", "spiffeidt.memo.uses.lsvid-extension.enabled=false")
                 .run(context -> {
                     assertThat(context.getBean(LsvidHop.class).reusesExtensions())
                             .isFalse();
@@ -304,16 +337,17 @@ class SpiffeIdtAutoConfigurationTests {
         runner.withPropertyValues("spiffeidt.memo.enabled=false").run(context -> assertThat(
                         context.getBean(OAuthTokenVerifier.class).remembersTokens())
                 .isFalse());
-        runner.withPropertyValues("spiffeidt.memo.oauth-token.enabled=false").run(context -> assertThat(
-                        context.getBean(OAuthTokenVerifier.class).remembersTokens())
-                .isFalse());
+        runner.withPropertyValues("spiffeidt.memo.uses.oauth-token.enabled=false")
+                .run(context -> assertThat(
+                                context.getBean(OAuthTokenVerifier.class).remembersTokens())
+                        .isFalse());
         runner.withPropertyValues("spiffeidt.oauth.jwks-cache=none").run(context -> assertThat(
                         context.getBean(OAuthTokenVerifier.class).remembersTokens())
                 .isFalse());
         runner.run(
                 context -> assertThat(context.getBean(OAuthTokenVerifier.class).remembersTokens())
                         .isTrue());
-        runner.withPropertyValues("spiffeidt.memo.oauth-token.size=-1")
+        runner.withPropertyValues("spiffeidt.memo.uses.oauth-token.size=-1")
                 .run(context -> assertThat(context).hasFailed());
     }
 

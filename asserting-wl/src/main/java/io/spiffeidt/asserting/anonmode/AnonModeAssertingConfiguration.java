@@ -1,47 +1,34 @@
 package io.spiffeidt.asserting.anonmode;
 
-import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
-import io.spiffeidt.asserting.introspection.IntrospectionProperties;
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.ZkpTiming;
 import io.spiffeidt.core.Mode;
-import java.time.Clock;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The asserting workload's Anon-Mode introspection store (roots are minted by the Anon-Mode hop of
+ * The asserting workload's kept Anon-Mode proofs (roots are minted by the Anon-Mode hop of
  * workload-support, with a fresh random key per token).
  */
 @Configuration(proxyBeanMethods = false)
 public class AnonModeAssertingConfiguration {
 
+    /**
+     * The OAuth check and the kept proofs of Anon-Mode roots (the introspection store of {@code
+     * spiffeidt.asserting.introspection.store}). {@code zkp: off} is refused, whatever the store.
+     */
     @Bean
-    @ConditionalOnProperty(
-            name = "spiffeidt.asserting.introspection.store",
-            havingValue = "memory",
-            matchIfMissing = true)
-    IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
-            Clock clock, IntrospectionProperties properties, AnonModeAssertingProperties anonMode) {
-        if (anonMode.zkp() == ZkpTiming.OFF) {
+    UserProofs.Kept anonModeProofs(
+            UserProofs users,
+            @Qualifier("anonModeIntrospectionStore") IntrospectionStore<IntrospectionEntry> store,
+            AnonModeAssertingProperties settings) {
+        if (settings.zkp() == ZkpTiming.OFF) {
             throw new IllegalStateException("spiffeidt.anon-mode.zkp=off is not supported: "
                     + "introspection is what binds an Anon-Mode root to this workload");
         }
-        return InMemoryIntrospectionStore.of(Mode.ANON_MODE.pathSegment(), clock, properties);
-    }
-
-    /**
-     * The OAuth check and the kept proofs of Anon-Mode roots (the introspection store of {@code
-     * spiffeidt.asserting.introspection.store}).
-     */
-    @Bean
-    UserProofs.Kept<AnonModeIntrospectionEntry> anonModeProofs(
-            UserProofs users,
-            IntrospectionStore<AnonModeIntrospectionEntry> store,
-            AnonModeAssertingProperties settings) {
-        return users.keeping(
-                Mode.ANON_MODE, store, settings.zkp(), settings.zkpRounds(), AnonModeIntrospectionEntry::new);
+        return users.keeping(Mode.ANON_MODE, store, settings.zkp(), settings.zkpRounds());
     }
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -42,11 +43,13 @@ public class AnonModeAssertingController {
     private static final int POINT_SEGMENT_CHARS = 43;
 
     private final AnonModeHop hop;
-    private final UserProofs.Kept<AnonModeIntrospectionEntry> proofs;
+    private final UserProofs.Kept proofs;
     private final Duration lifetime;
 
     public AnonModeAssertingController(
-            AnonModeHop hop, UserProofs.Kept<AnonModeIntrospectionEntry> proofs, AnonModeAssertingProperties settings) {
+            AnonModeHop hop,
+            @Qualifier("anonModeProofs") UserProofs.Kept proofs,
+            AnonModeAssertingProperties settings) {
         this.hop = hop;
         this.proofs = proofs;
         this.lifetime = settings.lifetime();

@@ -1,7 +1,6 @@
 package io.spiffeidt.asserting.dvid;
 
-import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
-import io.spiffeidt.asserting.introspection.IntrospectionProperties;
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.core.AssertionException;
@@ -15,10 +14,9 @@ import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import java.security.SecureRandom;
-import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -70,22 +68,15 @@ public class DvidAssertingConfiguration {
                 oauth::idpKey);
     }
 
-    @Bean
-    @ConditionalOnProperty(
-            name = "spiffeidt.asserting.introspection.store",
-            havingValue = "memory",
-            matchIfMissing = true)
-    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(Clock clock, IntrospectionProperties properties) {
-        return InMemoryIntrospectionStore.of(Mode.DVID.pathSegment(), clock, properties);
-    }
-
     /**
      * The OAuth check and the kept proofs of DVID roots (the introspection store of {@code
      * spiffeidt.asserting.introspection.store}).
      */
     @Bean
-    UserProofs.Kept<DvidIntrospectionEntry> dvidProofs(
-            UserProofs users, IntrospectionStore<DvidIntrospectionEntry> store, DvidAssertingProperties settings) {
-        return users.keeping(Mode.DVID, store, settings.zkp(), settings.zkpRounds(), DvidIntrospectionEntry::new);
+    UserProofs.Kept dvidProofs(
+            UserProofs users,
+            @Qualifier("dvidIntrospectionStore") IntrospectionStore<IntrospectionEntry> store,
+            DvidAssertingProperties settings) {
+        return users.keeping(Mode.DVID, store, settings.zkp(), settings.zkpRounds());
     }
 }

@@ -25,6 +25,7 @@ import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -39,7 +40,7 @@ public class DvidAssertingController {
 
     private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
 
-    private final UserProofs.Kept<DvidIntrospectionEntry> proofs;
+    private final UserProofs.Kept proofs;
     private final DvidHop hop;
     private final DvidMinter minter;
     private final DvidVerifier verifier;
@@ -50,7 +51,7 @@ public class DvidAssertingController {
             DvidHop hop,
             DvidMinter minter,
             DvidVerifier verifier,
-            UserProofs.Kept<DvidIntrospectionEntry> proofs,
+            @Qualifier("dvidProofs") UserProofs.Kept proofs,
             DvidAssertingProperties properties,
             DvidSigningKey key) {
         this.hop = hop;

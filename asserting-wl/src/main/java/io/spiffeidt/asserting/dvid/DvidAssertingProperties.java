@@ -15,7 +15,7 @@ import org.springframework.validation.annotation.Validated;
  * middle tier reads {@code spiffeidt.dvid.introspect} there too).
  *
  * @param keyPath PEM private key (PKCS#8 or PKCS#1 RSA, or PKCS#8 EC P-256) of the DVID signer; share
- *     it between replicas. Generated at start-up when absent (development)
+ *     it between replicas; unset: a key generated at start-up (development)
  * @param zkp when the proof answered by {@code POST /dvid/introspect} is made: {@code at-mint} (as in
  *     the thesis timings), {@code lazy} (at the first introspection) or {@code off}
  * @param zkpRounds proof rounds (1..256)

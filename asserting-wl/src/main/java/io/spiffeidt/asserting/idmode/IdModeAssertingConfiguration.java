@@ -1,36 +1,26 @@
 package io.spiffeidt.asserting.idmode;
 
-import io.spiffeidt.asserting.introspection.InMemoryIntrospectionStore;
-import io.spiffeidt.asserting.introspection.IntrospectionProperties;
+import io.spiffeidt.asserting.introspection.IntrospectionEntry;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.core.Mode;
-import java.time.Clock;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The asserting workload's ID-Mode introspection store. */
+/** The asserting workload's kept ID-Mode proofs. */
 @Configuration(proxyBeanMethods = false)
 public class IdModeAssertingConfiguration {
-
-    @Bean
-    @ConditionalOnProperty(
-            name = "spiffeidt.asserting.introspection.store",
-            havingValue = "memory",
-            matchIfMissing = true)
-    IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
-            Clock clock, IntrospectionProperties properties) {
-        return InMemoryIntrospectionStore.of(Mode.ID_MODE.pathSegment(), clock, properties);
-    }
 
     /**
      * The OAuth check and the kept proofs of ID-Mode roots (the introspection store of {@code
      * spiffeidt.asserting.introspection.store}).
      */
     @Bean
-    UserProofs.Kept<IdModeIntrospectionEntry> idModeProofs(
-            UserProofs users, IntrospectionStore<IdModeIntrospectionEntry> store, IdModeAssertingProperties settings) {
-        return users.keeping(Mode.ID_MODE, store, settings.zkp(), settings.zkpRounds(), IdModeIntrospectionEntry::new);
+    UserProofs.Kept idModeProofs(
+            UserProofs users,
+            @Qualifier("idModeIntrospectionStore") IntrospectionStore<IntrospectionEntry> store,
+            IdModeAssertingProperties settings) {
+        return users.keeping(Mode.ID_MODE, store, settings.zkp(), settings.zkpRounds());
     }
 }

@@ -16,6 +16,7 @@ import jakarta.validation.Valid;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -33,11 +34,11 @@ public class IdModeAssertingController {
     private static final Logger log = LoggerFactory.getLogger(IdModeAssertingController.class);
 
     private final IdModeHop hop;
-    private final UserProofs.Kept<IdModeIntrospectionEntry> proofs;
+    private final UserProofs.Kept proofs;
     private final Duration lifetime;
 
     public IdModeAssertingController(
-            IdModeHop hop, UserProofs.Kept<IdModeIntrospectionEntry> proofs, IdModeAssertingProperties settings) {
+            IdModeHop hop, @Qualifier("idModeProofs") UserProofs.Kept proofs, IdModeAssertingProperties settings) {
         this.hop = hop;
         this.proofs = proofs;
         this.lifetime = settings.lifetime();

@@ -144,7 +144,7 @@ public final class InMemoryIntrospectionStore<V> implements IntrospectionStore<V
      * The store of one mode's introspection entries, bounded by {@code properties}, each entry
      * weighing {@link IntrospectionEntry#chars()}.
      */
-    public static <E extends IntrospectionEntry> InMemoryIntrospectionStore<E> of(
+    public static InMemoryIntrospectionStore<IntrospectionEntry> of(
             String name, Clock clock, IntrospectionProperties properties) {
         return new InMemoryIntrospectionStore<>(
                 name,

@@ -1,9 +1,6 @@
 package io.spiffeidt.asserting.introspection;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.spiffeidt.asserting.anonmode.AnonModeIntrospectionEntry;
-import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
-import io.spiffeidt.asserting.idmode.IdModeIntrospectionEntry;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,54 +68,42 @@ public class JdbcIntrospectionConfiguration {
     }
 
     @Bean
-    IntrospectionStore<DvidIntrospectionEntry> dvidIntrospectionStore(
+    IntrospectionStore<IntrospectionEntry> dvidIntrospectionStore(
             IntrospectionDatabase db,
             JdbcIntrospectionProperties properties,
             IntrospectionProperties bounds,
             Clock clock) {
-        return new JdbcIntrospectionStore<>(
-                db.dataSource(),
-                "dvid",
-                new JdbcIntrospectionStore.Mapping<>(
-                        DvidIntrospectionEntry::introspection,
-                        DvidIntrospectionEntry::pendingOAuthToken,
-                        DvidIntrospectionEntry::new),
-                clock,
-                properties.purgeInterval(),
-                bounds.maxEntriesPerUser());
+        return store(db, "dvid", properties, bounds, clock);
     }
 
     @Bean
-    IntrospectionStore<IdModeIntrospectionEntry> idModeIntrospectionStore(
+    IntrospectionStore<IntrospectionEntry> idModeIntrospectionStore(
             IntrospectionDatabase db,
             JdbcIntrospectionProperties properties,
             IntrospectionProperties bounds,
             Clock clock) {
-        return new JdbcIntrospectionStore<>(
-                db.dataSource(),
-                "id-mode",
-                new JdbcIntrospectionStore.Mapping<>(
-                        IdModeIntrospectionEntry::introspection,
-                        IdModeIntrospectionEntry::pendingOAuthToken,
-                        IdModeIntrospectionEntry::new),
-                clock,
-                properties.purgeInterval(),
-                bounds.maxEntriesPerUser());
+        return store(db, "id-mode", properties, bounds, clock);
     }
 
     @Bean
-    IntrospectionStore<AnonModeIntrospectionEntry> anonModeIntrospectionStore(
+    IntrospectionStore<IntrospectionEntry> anonModeIntrospectionStore(
             IntrospectionDatabase db,
+            JdbcIntrospectionProperties properties,
+            IntrospectionProperties bounds,
+            Clock clock) {
+        return store(db, "anon-mode", properties, bounds, clock);
+    }
+
+    private static IntrospectionStore<IntrospectionEntry> store(
+            IntrospectionDatabase db,
+            String mode,
             JdbcIntrospectionProperties properties,
             IntrospectionProperties bounds,
             Clock clock) {
         return new JdbcIntrospectionStore<>(
                 db.dataSource(),
-                "anon-mode",
-                new JdbcIntrospectionStore.Mapping<>(
-                        AnonModeIntrospectionEntry::introspection,
-                        AnonModeIntrospectionEntry::pendingOAuthToken,
-                        AnonModeIntrospectionEntry::new),
+                mode,
+                IntrospectionEntry.JDBC_MAPPING,
                 clock,
                 properties.purgeInterval(),
                 bounds.maxEntriesPerUser());

@@ -8,9 +8,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The shared introspection database ({@code spiffeidt.asserting.introspection.jdbc.*}), read when
  * {@code spiffeidt.asserting.introspection.store=jdbc}.
  *
- * @param url JDBC URL (PostgreSQL in deployments), required with the JDBC store
- * @param username database user
- * @param password database password (never logged)
+ * @param url JDBC URL (PostgreSQL in deployments), required with the JDBC store; unset: the JDBC
+ *     store refuses to start, the in-memory stores need none
+ * @param username database user; unset: the JDBC driver's own (from the URL or none)
+ * @param password database password (never logged); unset: none is sent
  * @param maxPoolSize connections per replica
  * @param purgeInterval least time between two deletions of expired entries
  * @param connectionTimeout how long a request waits for a connection: a database out of reach fails

@@ -16,8 +16,6 @@ import io.spiffeidt.support.wire.OAuthSummary;
 import java.security.Provider;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
 /**
@@ -105,18 +103,12 @@ public class UserProofs {
      * it. A request that offers the digest of exactly the kept proof is answered {@code
      * {"unchanged":true}} (docs/operations.md "Verified proofs are remembered").
      *
-     * @param proven the record that keeps a proof made now
      * @throws AssertionException {@link ErrorCode#NOT_FOUND} when there is no record (unknown,
      *     expired) or it keeps no proof ({@code zkp: off})
      */
-    public <E extends IntrospectionEntry> IntrospectionAnswer answer(
-            Mode mode,
-            IntrospectionStore<E> store,
-            String key,
-            String proofDigest,
-            int zkpRounds,
-            Function<OAuthProof, E> proven) {
-        E entry = store.get(key)
+    public IntrospectionAnswer answer(
+            Mode mode, IntrospectionStore<IntrospectionEntry> store, String key, String proofDigest, int zkpRounds) {
+        IntrospectionEntry entry = store.get(key)
                 .orElseThrow(() -> new AssertionException(ErrorCode.NOT_FOUND, "no introspection record"));
         if (entry.introspection() != null) {
             return IntrospectionAnswer.of(entry.introspection(), proofDigest);
@@ -127,22 +119,13 @@ public class UserProofs {
         }
         VerifiedOAuthToken verified = oauth.verify(mode, pending);
         OAuthProof proof = metrics.time(mode, Operation.ZKP_GENERATION, () -> prove(pending, verified, zkpRounds));
-        store.replace(key, proven.apply(proof));
+        store.replace(key, new IntrospectionEntry(proof, null));
         return IntrospectionAnswer.of(proof, proofDigest);
     }
 
-    /**
-     * This component for one mode's store and settings: what a mode's controller holds.
-     *
-     * @param entries the record of a minted document: (proof, pending OAuth token)
-     */
-    public <E extends IntrospectionEntry> Kept<E> keeping(
-            Mode mode,
-            IntrospectionStore<E> store,
-            ZkpTiming zkp,
-            int zkpRounds,
-            BiFunction<OAuthProof, String, E> entries) {
-        return new Kept<>(this, mode, store, zkp, zkpRounds, entries);
+    /** This component for one mode's store and settings: what a mode's controller holds. */
+    public Kept keeping(Mode mode, IntrospectionStore<IntrospectionEntry> store, ZkpTiming zkp, int zkpRounds) {
+        return new Kept(this, mode, store, zkp, zkpRounds);
     }
 
     /**
@@ -151,28 +134,25 @@ public class UserProofs {
      *
      * <p>Thread safety: thread safe.
      */
-    public static final class Kept<E extends IntrospectionEntry> {
+    public static final class Kept {
 
         private final UserProofs users;
         private final Mode mode;
-        private final IntrospectionStore<E> store;
+        private final IntrospectionStore<IntrospectionEntry> store;
         private final ZkpTiming zkp;
         private final int zkpRounds;
-        private final BiFunction<OAuthProof, String, E> entries;
 
         private Kept(
                 UserProofs users,
                 Mode mode,
-                IntrospectionStore<E> store,
+                IntrospectionStore<IntrospectionEntry> store,
                 ZkpTiming zkp,
-                int zkpRounds,
-                BiFunction<OAuthProof, String, E> entries) {
+                int zkpRounds) {
             this.users = users;
             this.mode = mode;
             this.store = store;
             this.zkp = zkp;
             this.zkpRounds = zkpRounds;
-            this.entries = entries;
         }
 
         /** {@link UserProofs#verify} for this mode. */
@@ -185,12 +165,12 @@ public class UserProofs {
          * expiresAt}, a record of that user ({@link VerifiedUser#owner()}).
          */
         public void keep(String key, VerifiedUser user, Instant expiresAt) {
-            store.put(key, user.owner(), entries.apply(user.proof(), user.pendingOAuthToken()), expiresAt);
+            store.put(key, user.owner(), new IntrospectionEntry(user.proof(), user.pendingOAuthToken()), expiresAt);
         }
 
         /** {@link UserProofs#answer} for this mode. */
         public IntrospectionAnswer answer(String key, String proofDigest) {
-            return users.answer(mode, store, key, proofDigest, zkpRounds, proof -> entries.apply(proof, null));
+            return users.answer(mode, store, key, proofDigest, zkpRounds);
         }
     }
 

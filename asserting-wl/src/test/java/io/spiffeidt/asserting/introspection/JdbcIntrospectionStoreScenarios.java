@@ -3,8 +3,6 @@ package io.spiffeidt.asserting.introspection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
-import io.spiffeidt.asserting.idmode.IdModeIntrospectionEntry;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.testkit.MutableClock;
 import java.time.Duration;
@@ -20,17 +18,6 @@ import org.junit.jupiter.api.Test;
  * are fresh per scenario, so a reused database does not matter.
  */
 abstract class JdbcIntrospectionStoreScenarios {
-
-    private static final JdbcIntrospectionStore.Mapping<DvidIntrospectionEntry> DVID =
-            new JdbcIntrospectionStore.Mapping<>(
-                    DvidIntrospectionEntry::introspection,
-                    DvidIntrospectionEntry::pendingOAuthToken,
-                    DvidIntrospectionEntry::new);
-    private static final JdbcIntrospectionStore.Mapping<IdModeIntrospectionEntry> ID_MODE =
-            new JdbcIntrospectionStore.Mapping<>(
-                    IdModeIntrospectionEntry::introspection,
-                    IdModeIntrospectionEntry::pendingOAuthToken,
-                    IdModeIntrospectionEntry::new);
 
     HikariDataSource dataSource;
     final MutableClock clock = MutableClock.at(Instant.parse("2030-01-01T00:00:00Z"));
@@ -50,8 +37,9 @@ abstract class JdbcIntrospectionStoreScenarios {
         }
     }
 
-    JdbcIntrospectionStore<DvidIntrospectionEntry> dvidStore() {
-        return new JdbcIntrospectionStore<>(dataSource, "dvid", DVID, clock, Duration.ofMinutes(1));
+    JdbcIntrospectionStore<IntrospectionEntry> dvidStore() {
+        return new JdbcIntrospectionStore<>(
+                dataSource, "dvid", IntrospectionEntry.JDBC_MAPPING, clock, Duration.ofMinutes(1));
     }
 
     static String freshKey() {
@@ -66,15 +54,15 @@ abstract class JdbcIntrospectionStoreScenarios {
 
     @Test
     void putWhenOwnerOverItsBoundThenItsEntriesThatExpireFirstGoAndOtherOwnersStay() {
-        JdbcIntrospectionStore<DvidIntrospectionEntry> store =
-                new JdbcIntrospectionStore<>(dataSource, "dvid", DVID, clock, Duration.ofMinutes(1), 2);
+        JdbcIntrospectionStore<IntrospectionEntry> store = new JdbcIntrospectionStore<>(
+                dataSource, "dvid", IntrospectionEntry.JDBC_MAPPING, clock, Duration.ofMinutes(1), 2);
         String owner = "owner-" + UUID.randomUUID();
         String other = "other-" + UUID.randomUUID();
         String kept = freshKey();
         store.put(
                 kept,
                 other,
-                new DvidIntrospectionEntry(proof("other"), null),
+                new IntrospectionEntry(proof("other"), null),
                 clock.instant().plusSeconds(60));
         String[] keys = new String[5];
         for (int i = 0; i < keys.length; i++) {
@@ -82,7 +70,7 @@ abstract class JdbcIntrospectionStoreScenarios {
             store.put(
                     keys[i],
                     owner,
-                    new DvidIntrospectionEntry(null, "pending-" + i),
+                    new IntrospectionEntry(null, "pending-" + i),
                     clock.instant().plusSeconds(60 + i));
         }
 
@@ -99,10 +87,10 @@ abstract class JdbcIntrospectionStoreScenarios {
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(proof("one"), null),
+                        new IntrospectionEntry(proof("one"), null),
                         clock.instant().plusSeconds(120));
 
-        DvidIntrospectionEntry read = dvidStore().get(key).orElseThrow();
+        IntrospectionEntry read = dvidStore().get(key).orElseThrow();
 
         assertThat(read.introspection()).isEqualTo(proof("one"));
         assertThat(read.pendingOAuthToken()).isNull();
@@ -114,10 +102,10 @@ abstract class JdbcIntrospectionStoreScenarios {
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(null, "oauth-token"),
+                        new IntrospectionEntry(null, "oauth-token"),
                         clock.instant().plusSeconds(120));
 
-        DvidIntrospectionEntry read = dvidStore().get(key).orElseThrow();
+        IntrospectionEntry read = dvidStore().get(key).orElseThrow();
 
         assertThat(read.introspection()).isNull();
         assertThat(read.pendingOAuthToken()).isEqualTo("oauth-token");
@@ -131,11 +119,8 @@ abstract class JdbcIntrospectionStoreScenarios {
     @Test
     void anExpiredEntryIsNotReturned() {
         String key = freshKey();
-        JdbcIntrospectionStore<DvidIntrospectionEntry> store = dvidStore();
-        store.put(
-                key,
-                new DvidIntrospectionEntry(proof("x"), null),
-                clock.instant().plusSeconds(120));
+        JdbcIntrospectionStore<IntrospectionEntry> store = dvidStore();
+        store.put(key, new IntrospectionEntry(proof("x"), null), clock.instant().plusSeconds(120));
 
         clock.advance(Duration.ofSeconds(120));
 
@@ -148,12 +133,12 @@ abstract class JdbcIntrospectionStoreScenarios {
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(null, "oauth-token"),
+                        new IntrospectionEntry(null, "oauth-token"),
                         clock.instant().plusSeconds(120));
 
-        dvidStore().replace(key, new DvidIntrospectionEntry(proof("lazy"), null));
+        dvidStore().replace(key, new IntrospectionEntry(proof("lazy"), null));
 
-        DvidIntrospectionEntry read = dvidStore().get(key).orElseThrow();
+        IntrospectionEntry read = dvidStore().get(key).orElseThrow();
         assertThat(read.introspection()).isEqualTo(proof("lazy"));
         assertThat(read.pendingOAuthToken()).isNull();
     }
@@ -162,7 +147,7 @@ abstract class JdbcIntrospectionStoreScenarios {
     void replaceOfAnAbsentKeyAddsNothing() {
         String key = freshKey();
 
-        dvidStore().replace(key, new DvidIntrospectionEntry(proof("lazy"), null));
+        dvidStore().replace(key, new IntrospectionEntry(proof("lazy"), null));
 
         assertThat(dvidStore().get(key)).isEmpty();
     }
@@ -173,13 +158,13 @@ abstract class JdbcIntrospectionStoreScenarios {
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(proof("first"), null),
+                        new IntrospectionEntry(proof("first"), null),
                         clock.instant().plusSeconds(10));
 
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(proof("second"), null),
+                        new IntrospectionEntry(proof("second"), null),
                         clock.instant().plusSeconds(120));
         clock.advance(Duration.ofSeconds(60));
 
@@ -192,15 +177,15 @@ abstract class JdbcIntrospectionStoreScenarios {
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(proof("dvid"), null),
+                        new IntrospectionEntry(proof("dvid"), null),
                         clock.instant().plusSeconds(120));
-        JdbcIntrospectionStore<IdModeIntrospectionEntry> idMode =
-                new JdbcIntrospectionStore<>(dataSource, "id-mode", ID_MODE, clock, Duration.ofMinutes(1));
+        JdbcIntrospectionStore<IntrospectionEntry> idMode = new JdbcIntrospectionStore<>(
+                dataSource, "id-mode", IntrospectionEntry.JDBC_MAPPING, clock, Duration.ofMinutes(1));
 
         assertThat(idMode.get(key)).isEmpty();
         idMode.put(
                 key,
-                new IdModeIntrospectionEntry(proof("id-mode"), null),
+                new IntrospectionEntry(proof("id-mode"), null),
                 clock.instant().plusSeconds(120));
         assertThat(idMode.get(key).orElseThrow().introspection()).isEqualTo(proof("id-mode"));
         assertThat(dvidStore().get(key).orElseThrow().introspection()).isEqualTo(proof("dvid"));
@@ -210,14 +195,14 @@ abstract class JdbcIntrospectionStoreScenarios {
     void purgeDeletesOnlyExpiredEntries() {
         String expired = freshKey();
         String live = freshKey();
-        JdbcIntrospectionStore<DvidIntrospectionEntry> store = dvidStore();
+        JdbcIntrospectionStore<IntrospectionEntry> store = dvidStore();
         store.put(
                 expired,
-                new DvidIntrospectionEntry(proof("old"), null),
+                new IntrospectionEntry(proof("old"), null),
                 clock.instant().plusSeconds(10));
         store.put(
                 live,
-                new DvidIntrospectionEntry(proof("new"), null),
+                new IntrospectionEntry(proof("new"), null),
                 clock.instant().plusSeconds(600));
         clock.advance(Duration.ofSeconds(30));
 
@@ -235,7 +220,7 @@ abstract class JdbcIntrospectionStoreScenarios {
         dvidStore()
                 .put(
                         key,
-                        new DvidIntrospectionEntry(proof("kept"), null),
+                        new IntrospectionEntry(proof("kept"), null),
                         clock.instant().plusSeconds(120));
 
         JdbcIntrospectionStore.migrate(dataSource);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.spiffeidt.asserting.dvid.DvidIntrospectionEntry;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.zkp.OAuthProof;
@@ -30,7 +29,7 @@ class JdbcIntrospectionStoreUnavailableTests {
     private final MutableClock clock = MutableClock.at(Instant.parse("2030-01-01T00:00:00Z"));
     private Server server;
     private HikariDataSource dataSource;
-    private JdbcIntrospectionStore<DvidIntrospectionEntry> store;
+    private JdbcIntrospectionStore<IntrospectionEntry> store;
 
     @BeforeEach
     void start() throws SQLException {
@@ -41,14 +40,7 @@ class JdbcIntrospectionStoreUnavailableTests {
         dataSource.setConnectionTimeout(500);
         JdbcIntrospectionStore.migrate(dataSource);
         store = new JdbcIntrospectionStore<>(
-                dataSource,
-                "dvid",
-                new JdbcIntrospectionStore.Mapping<>(
-                        DvidIntrospectionEntry::introspection,
-                        DvidIntrospectionEntry::pendingOAuthToken,
-                        DvidIntrospectionEntry::new),
-                clock,
-                Duration.ofMinutes(1));
+                dataSource, "dvid", IntrospectionEntry.JDBC_MAPPING, clock, Duration.ofMinutes(1));
     }
 
     @AfterEach
@@ -57,8 +49,8 @@ class JdbcIntrospectionStoreUnavailableTests {
         server.stop();
     }
 
-    private static DvidIntrospectionEntry entry() {
-        return new DvidIntrospectionEntry(new OAuthProof("h.p.s", "{}", "{\"kid\":\"k1\"}"), null);
+    private static IntrospectionEntry entry() {
+        return new IntrospectionEntry(new OAuthProof("h.p.s", "{}", "{\"kid\":\"k1\"}"), null);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.spiffeidt.asserting.dvid.DvidAssertingProperties;
 import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.JdbcIntrospectionProperties;
 import io.spiffeidt.asserting.introspection.JdbcIntrospectionStore;
+import io.spiffeidt.asserting.txntoken.TxnTokenServiceProperties;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.ca.DevCa;
@@ -146,6 +147,10 @@ class DeploymentEnvironmentIT {
                             DvidAssertingProperties.class)
                     .keyPath())),
             Map.entry(
+                    "SPIFFEIDT_TXN_TOKEN_SERVICE_KEY_PATH",
+                    new Effect("spiffeidt.txn-token.service.key-path", c -> c.getBean(TxnTokenServiceProperties.class)
+                            .keyPath())),
+            Map.entry(
                     "SPIFFEIDT_ASSERTING_INTROSPECTION_STORE",
                     new Effect("spiffeidt.asserting.introspection.store", DeploymentEnvironmentIT::introspectionStore)),
             Map.entry(
@@ -252,8 +257,11 @@ class DeploymentEnvironmentIT {
         String h2 = "jdbc:h2:mem:" + workload + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
         out.replace("SPRING_DATASOURCE_URL", h2);
         out.replace("SPIFFEIDT_ASSERTING_INTROSPECTION_JDBC_URL", h2);
-        if (out.containsKey("SPIFFEIDT_DVID_KEY_PATH")) {
-            out.put("SPIFFEIDT_DVID_KEY_PATH", dvidKeyFile().toString());
+        // the deployments' key files exist only in their pods: a fresh EC P-256 key in each one's place
+        for (String keyPath : List.of("SPIFFEIDT_DVID_KEY_PATH", "SPIFFEIDT_TXN_TOKEN_SERVICE_KEY_PATH")) {
+            if (out.containsKey(keyPath)) {
+                out.put(keyPath, ecKeyFile().toString());
+            }
         }
         return out;
     }
@@ -319,14 +327,14 @@ class DeploymentEnvironmentIT {
     }
 
     /** A fresh DVID signing key (EC P-256, PKCS#8 PEM) where the deployment mounts its secret. */
-    private static Path dvidKeyFile() throws Exception {
+    private static Path ecKeyFile() throws Exception {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec("secp256r1"));
         String pem = "-----BEGIN PRIVATE KEY-----\n"
                 + Base64.getMimeEncoder(64, new byte[] {'\n'})
                         .encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
                 + "\n-----END PRIVATE KEY-----\n";
-        Path file = Files.createTempFile(socketDir, "dvid-key", ".pem");
+        Path file = Files.createTempFile(socketDir, "ec-key", ".pem");
         Files.writeString(file, pem);
         return file;
     }

@@ -2,7 +2,7 @@ package io.spiffeidt.perf.jmh;
 
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
-import io.spiffeidt.core.internal.X509Svids;
+import io.spiffeidt.core.x509.X509SvidChains;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.cert.CertPathValidator;
@@ -35,9 +35,10 @@ import org.openjdk.jmh.annotations.State;
  * example.org} (as in {@link LsvidBenchmarks}).
  *
  * <ul>
- *   <li>{@code validate}: {@link X509Svids#validate} with the provider under test;
+ *   <li>{@code validate}: {@link X509SvidChains#validate} with the provider under test (the
+ *       verifiers' own check);
  *   <li>{@code validatePkix}: the same SPIFFE leaf rules left out, the JDK's {@code
- *       CertPathValidator} set up as {@code X509Svids} did before issue 31 (a new factory, anchors,
+ *       CertPathValidator} set up as the core's chain check did before issue 31 (a new factory, anchors,
  *       parameters and validator per call): the baseline of the ratio;
  *   <li>{@code parse}: the parsing alone, to subtract.
  * </ul>
@@ -65,26 +66,26 @@ public class ChainBenchmarks {
             leafDer = ca.issue("/subject-wl").leaf().getEncoded();
             jca = Providers.of(provider, "EC");
             // fail at set-up, not in the measurement, if anything is off
-            X509Svids.validate(X509Svids.parseDer(leafDer), bundle, Instant.now(), 0, jca);
-            pkix(X509Svids.parseDer(leafDer), bundle, new Date());
+            X509SvidChains.validate(X509SvidChains.parse(leafDer), bundle, Instant.now(), jca);
+            pkix(X509SvidChains.parse(leafDer), bundle, new Date());
         }
     }
 
     @Benchmark
     public SpiffeId validate(Pki pki) {
-        return X509Svids.validate(X509Svids.parseDer(pki.leafDer), pki.bundle, Instant.now(), 0, pki.jca);
+        return X509SvidChains.validate(X509SvidChains.parse(pki.leafDer), pki.bundle, Instant.now(), pki.jca);
     }
 
     @Benchmark
     public List<X509Certificate> validatePkix(Pki pki) throws GeneralSecurityException {
-        List<X509Certificate> chain = X509Svids.parseDer(pki.leafDer);
+        List<X509Certificate> chain = X509SvidChains.parse(pki.leafDer);
         pkix(chain, pki.bundle, new Date());
         return chain;
     }
 
     @Benchmark
     public List<X509Certificate> parse(Pki pki) {
-        return X509Svids.parseDer(pki.leafDer);
+        return X509SvidChains.parse(pki.leafDer);
     }
 
     private static void pkix(List<X509Certificate> chain, TrustBundle bundle, Date at) throws GeneralSecurityException {

@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
 public class AnonModeAutoConfiguration {
 
     /**
-     * This workload's Anon-Mode hop, with the memos {@code spiffeidt.memo.anonmode-*} and {@code
+     * This workload's Anon-Mode hop, with the memos {@code spiffeidt.memo.uses.anonmode-*} and {@code
      * oauth-proof}.
      */
     @Bean

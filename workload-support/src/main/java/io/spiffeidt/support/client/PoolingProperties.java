@@ -21,7 +21,7 @@ import org.springframework.validation.annotation.Validated;
  * @param overrides per-downstream connection strategies keyed {@code <mode>.<downstream>}, e.g.
  *     {@code dvid.asserting-wl} (in an environment variable {@code
  *     SPIFFEIDT_POOLING_OVERRIDES_DVID_ASSERTINGWL}); a key that names no mode and workload fails the
- *     start
+ *     start; unset for a downstream: the profile's strategy
  * @param connectTimeout TCP connect timeout
  * @param responseTimeout response timeout
  * @param maxConnections pool size per downstream

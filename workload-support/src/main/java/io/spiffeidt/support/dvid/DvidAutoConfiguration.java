@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 public class DvidAutoConfiguration {
 
     /**
-     * This workload's DVID hop, with the memos {@code spiffeidt.memo.dvid-keys} (whether DVIDs are
+     * This workload's DVID hop, with the memos {@code spiffeidt.memo.uses.dvid-keys} (whether DVIDs are
      * verified locally) and {@code oauth-proof}.
      */
     @Bean

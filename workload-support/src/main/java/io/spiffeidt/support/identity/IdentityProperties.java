@@ -22,14 +22,16 @@ import org.springframework.validation.annotation.Validated;
  * <p>Thread safety: immutable.
  *
  * @param trustDomain the SPIFFE trust domain
- * @param workload which workload this process is, e.g. {@code asserting-wl}
+ * @param workload which workload this process is, e.g. {@code asserting-wl}; unset: no SPIFFE ID of its
+ *     own is known and the workload fails where it needs one (every workload sets it)
  * @param ids the SPIFFE ID of each workload, keyed by workload name ({@code spiffeidt.ids.m-tier}, in
- *     an environment variable {@code SPIFFEIDT_IDS_MTIER}); a missing one is {@code
+ *     an environment variable {@code SPIFFEIDT_IDS_MTIER}); unset for a workload: {@code
  *     spiffe://<trust-domain>/<workload-name>}
  * @param endpoints base URL of each downstream workload, e.g. {@code https://127.0.0.1:8443}, keyed by
  *     workload name ({@code spiffeidt.endpoints.m-tier}, in an environment variable {@code
  *     SPIFFEIDT_ENDPOINTS_MTIER}: an underscore there separates levels of the name, so {@code
- *     SPIFFEIDT_ENDPOINTS_M_TIER} fails the start, see {@link WorkloadKeyFailureAnalyzer})
+ *     SPIFFEIDT_ENDPOINTS_M_TIER} fails the start, see {@link WorkloadKeyFailureAnalyzer}); unset for a workload: a call to it fails
+ *     (a workload sets only its own downstreams)
  * @param workloadApi the SPIFFE Workload API
  */
 @ConfigurationProperties("spiffeidt")

@@ -14,7 +14,7 @@ public class IdModeAutoConfiguration {
 
     /**
      * This workload's ID-Mode hop: its verifier and the layers it signs, with the memos {@code
-     * spiffeidt.memo.idmode-*} and {@code oauth-proof}.
+     * spiffeidt.memo.uses.idmode-*} and {@code oauth-proof}.
      */
     @Bean
     @ConditionalOnMissingBean

@@ -16,6 +16,7 @@ import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.SecurityContext;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.jws.JwsKeyResolver;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
@@ -42,9 +43,15 @@ import java.util.function.Supplier;
  * source is down) stays off; so does its refresh-ahead (a background fetch shortly before the TTL ends),
  * which would take fetches from the rate limit an unknown {@code kid} needs.
  *
+ * <p>The base of a workload's key set of one format: the subclass names the keys and gives the
+ * format's parser, and implements that format's resolver interface.
+ *
  * <p>Thread safety: thread safe; one fetch at a time, the others wait for its result.
  */
-public final class FetchedKeySet {
+public abstract class FetchedKeySet implements JwsKeyResolver {
+
+    /** How long a fetched key set serves by default. */
+    public static final Duration MAX_AGE = Duration.ofMinutes(5);
 
     /** The interval in which at most two fetches are made. */
     public static final Duration UNKNOWN_KID_INTERVAL = Duration.ofSeconds(30);
@@ -74,7 +81,7 @@ public final class FetchedKeySet {
      * @param clock the time the ages are measured in
      * @param maxAge how long a fetched key set serves
      */
-    public FetchedKeySet(
+    protected FetchedKeySet(
             String name,
             String from,
             Supplier<String> fetch,
@@ -117,7 +124,8 @@ public final class FetchedKeySet {
      *     after a fetch (or when the rate limit allows none); {@link ErrorCode#UPSTREAM_UNAVAILABLE} when
      *     the set cannot be fetched or read
      */
-    public PublicKey resolve(String kid) {
+    @Override
+    public final PublicKey resolve(String kid) {
         long now = clock.millis();
         JWKSet held = get(JWKSetCacheRefreshEvaluator.noRefresh(), now, false);
         PublicKey key = key(held, kid);

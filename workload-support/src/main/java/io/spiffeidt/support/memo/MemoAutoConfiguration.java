@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Bean;
 public class MemoAutoConfiguration {
 
     /**
-     * The memo of verified OAuth proofs (issue 13), {@code spiffeidt.memo.oauth-proof}: empty, so
+     * The memo of verified OAuth proofs (issue 13), {@code spiffeidt.memo.uses.oauth-proof}: empty, so
      * every use verifies the proof again as the original did, when that memo is off.
      */
     @Bean
@@ -36,7 +36,7 @@ public class MemoAutoConfiguration {
     }
 
     /**
-     * The memos by name, with the settings of {@code spiffeidt.memo.<name>}, counted by {@link
+     * The memos by name, with the settings of {@code spiffeidt.memo.uses.<name>}, counted by {@link
      * MemoMetrics} on the application's meter registry (uncounted without one).
      */
     @Bean

@@ -2,63 +2,35 @@ package io.spiffeidt.support.memo;
 
 import io.spiffeidt.core.memo.MemoSettings;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Every memo of a workload ({@code spiffeidt.memo.*}; docs/design.md "Memos"): one global switch and
- * the settings of each named memo. A key left out takes the memo's default: {@link
- * MemoSettings#DEFAULTS} (1,024 entries, 8 Mi characters, no TTL), except where {@link #defaults}
- * says otherwise. Whoever reproduces the thesis sets {@code spiffeidt.memo.enabled=false} (the
- * Spring profile {@code thesis} does).
+ * the settings of each named use, one map keyed by the use's name. A key left out takes the use's
+ * default ({@link #defaults}). Whoever reproduces the thesis sets {@code spiffeidt.memo.enabled=false}
+ * (the Spring profile {@code thesis} does).
  *
  * @param enabled false: no memo remembers anything, every request does all its work (the thesis'
  *     behaviour); true: each memo as its own settings say
- * @param lsvidChain LSVID: validated {@code x5c} certificate chains
- * @param lsvidBase LSVID: verified base documents
- * @param lsvidLayer LSVID: layers whose signature verified
- * @param lsvidDocument LSVID: decoded documents that verified (and their outermost layers)
- * @param lsvidExtension LSVID: the young extensions a hop signed, reused for the same document and next hop
- * @param idmodeChain ID-Mode: validated certificate chains of the artifacts
- * @param idmodeToken ID-Mode: tokens whose signatures verified
- * @param idmodeExtension ID-Mode: the young extensions a hop signed, reused for the same token and next hop
- * @param anonmodeToken Anon-Mode: tokens whose key chain and equation verified
- * @param anonmodeExtension Anon-Mode: the young extensions a hop signed, reused for the same token
- * @param oauthProof OAuth proofs that verified and the proof last verified per document (default
- *     20,000 entries for 5 minutes); off: every use verifies the proof again and the middle tier
- *     introspects an ID-Mode or DVID document in two calls
- * @param oauthToken OAuth access tokens that verified (default 4,096 for 1 minute, never past the
- *     token's {@code exp} nor the JWKS cache's TTL; off with {@code spiffeidt.oauth.jwks-cache=none})
- * @param dvidKeys DVID: the asserting workload's key set held by the target (only {@code enabled}
- *     and {@code ttl}, default 5 minutes, are read); off: the target has every DVID validated
- *     remotely by the asserting workload
- * @param txnTokenKeys Txn-Token: the Txn-Token Service's key set held by every workload that verifies
- *     Txn-Tokens (only {@code enabled} and {@code ttl}, default 5 minutes, are read); off: the key set
- *     is fetched for every verification
- * @param subjectSession the subject workload: what it established about a kept document when it
- *     received it (only {@code enabled} is read); off: every use starts from the document's text
+ * @param uses the settings of each memo by name ({@code lsvid-chain}, {@code lsvid-base}, {@code lsvid-layer},
+ *     {@code lsvid-document}, {@code lsvid-extension}, {@code idmode-chain}, {@code idmode-token}, {@code idmode-extension},
+ *     {@code anonmode-token}, {@code anonmode-extension}, {@code oauth-proof}, {@code oauth-token}, {@code dvid-keys},
+ *     {@code txn-token-keys}, {@code subject-session}; the configuration metadata says what each holds). Unset for a
+ *     memo: its default, 1,024 entries, 8 Mi characters and no TTL, except
+ *     {@code oauth-proof} (20,000 entries for 5 minutes), {@code oauth-token} (4,096 for 1 minute), the three
+ *     {@code *-extension} (256 entries), {@code dvid-keys} and {@code txn-token-keys} (5 minutes). A key set
+ *     ({@code dvid-keys}, {@code txn-token-keys}) reads only {@code enabled} and {@code ttl}, {@code subject-session} only {@code enabled};
+ *     setting another key of theirs, or a name not in the list, fails the start
  */
 @ConfigurationProperties("spiffeidt.memo")
-public record MemoProperties(
-        @DefaultValue("true") boolean enabled,
-        Named lsvidChain,
-        Named lsvidBase,
-        Named lsvidLayer,
-        Named lsvidDocument,
-        Named lsvidExtension,
-        Named idmodeChain,
-        Named idmodeToken,
-        Named idmodeExtension,
-        Named anonmodeToken,
-        Named anonmodeExtension,
-        Named oauthProof,
-        Named oauthToken,
-        Named dvidKeys,
-        Named txnTokenKeys,
-        Named subjectSession) {
+public record MemoProperties(@DefaultValue("true") boolean enabled, Map<String, Named> uses) {
 
-    /** The memo names, as in the keys {@code spiffeidt.memo.<name>.*} and the metric tag {@code name}. */
+    /** The memo names, as in the keys {@code spiffeidt.memo.uses.<name>.*} and the metric tag {@code name}. */
     public static final List<String> NAMES = List.of(
             "lsvid-chain",
             "lsvid-base",
@@ -87,8 +59,48 @@ public record MemoProperties(
     public record Named(Boolean enabled, Integer size, Long maxChars, Duration ttl) {}
 
     /**
+     * Keys each use by its name as in {@link #NAMES}, whatever the spelling it was bound from (an
+     * environment variable gives {@code oauthproof}).
+     *
+     * @throws IllegalArgumentException for a name that is not a memo's, or a key its memo does not read
+     */
+    public MemoProperties {
+        Map<String, Named> canonical = new LinkedHashMap<>();
+        if (uses != null) {
+            uses.forEach((key, named) -> {
+                String name = canonical(key);
+                if (named != null) {
+                    refuseUnread(name, named);
+                    canonical.put(name, named);
+                }
+            });
+        }
+        uses = Map.copyOf(canonical);
+    }
+
+    private static String canonical(String key) {
+        String folded = key.replace("-", "").toLowerCase(Locale.ROOT);
+        return NAMES.stream()
+                .filter(name -> name.replace("-", "").equals(folded))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "spiffeidt.memo.uses." + key + ": no memo of that name; the names are " + NAMES));
+    }
+
+    /** The key sets hold one JWKS each (no size, no characters), the subject's sessions are bounded elsewhere. */
+    private static void refuseUnread(String name, Named named) {
+        boolean keySet = name.equals("dvid-keys") || name.equals("txn-token-keys");
+        boolean session = name.equals("subject-session");
+        if ((keySet || session) && (named.size() != null || named.maxChars() != null)
+                || session && named.ttl() != null) {
+            throw new IllegalArgumentException("spiffeidt.memo.uses." + name + ": only "
+                    + (session ? "enabled is" : "enabled and ttl are") + " read for this memo");
+        }
+    }
+
+    /**
      * The default of memo {@code name}: {@link MemoSettings#DEFAULTS}, with the sizes and TTLs the
-     * measurements of issue 13 chose where they differ.
+     * measurements chose where they differ.
      */
     public static MemoSettings defaults(String name) {
         return switch (name) {
@@ -107,14 +119,14 @@ public record MemoProperties(
      * @throws IllegalArgumentException for a name that is not in {@link #NAMES}
      */
     public MemoSettings settings(String name) {
-        return settings(enabled, configured(name), name);
-    }
-
-    private static MemoSettings settings(boolean enabled, Named configured, String name) {
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("no memo named " + name);
+        }
         if (!enabled) {
             return MemoSettings.OFF;
         }
         MemoSettings d = defaults(name);
+        Named configured = uses.get(name);
         if (configured == null) {
             return d;
         }
@@ -125,28 +137,7 @@ public record MemoProperties(
                     configured.maxChars() == null ? d.maxChars() : configured.maxChars(),
                     configured.ttl() == null ? d.ttl() : configured.ttl());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("spiffeidt.memo." + name + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("spiffeidt.memo.uses." + name + ": " + e.getMessage(), e);
         }
-    }
-
-    private Named configured(String name) {
-        return switch (name) {
-            case "lsvid-chain" -> lsvidChain;
-            case "lsvid-base" -> lsvidBase;
-            case "lsvid-layer" -> lsvidLayer;
-            case "lsvid-document" -> lsvidDocument;
-            case "lsvid-extension" -> lsvidExtension;
-            case "idmode-chain" -> idmodeChain;
-            case "idmode-token" -> idmodeToken;
-            case "idmode-extension" -> idmodeExtension;
-            case "anonmode-token" -> anonmodeToken;
-            case "anonmode-extension" -> anonmodeExtension;
-            case "oauth-proof" -> oauthProof;
-            case "oauth-token" -> oauthToken;
-            case "dvid-keys" -> dvidKeys;
-            case "txn-token-keys" -> txnTokenKeys;
-            case "subject-session" -> subjectSession;
-            default -> throw new IllegalArgumentException("no memo named " + name);
-        };
     }
 }

@@ -26,7 +26,7 @@ public class OAuthAutoConfiguration {
 
     /**
      * OAuth access token verification against the configured issuers, with the memo of verified
-     * tokens {@code spiffeidt.memo.oauth-token} (with it off every request verifies its token as the
+     * tokens {@code spiffeidt.memo.uses.oauth-token} (with it off every request verifies its token as the
      * original did).
      */
     @Bean(destroyMethod = "close")

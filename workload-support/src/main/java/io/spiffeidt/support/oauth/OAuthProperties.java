@@ -21,7 +21,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param issuers the issuer allow-list: each its {@code issuer} (the exact {@code iss}), {@code
  *     audience} (required), {@code jwks-uri} (unset: OIDC discovery) and {@code rfc9068} (its tokens
- *     must be typed {@code at+jwt}, default true)
+ *     must be typed {@code at+jwt}, default true); unset: no issuer is allowed, so every access token is
+ *     refused ({@code UNKNOWN_ISSUER})
  * @param jwksCache how the JWKS is obtained: {@code refresh-ahead} (cached, refreshed ahead of
  *     expiry, outage tolerant) or {@code none} (fetched on every verification, as the original did)
  * @param cacheTtl JWKS cache time to live: a rotated IdP key is picked up within it whatever the rate

@@ -87,7 +87,7 @@ import org.slf4j.LoggerFactory;
  *
  * Every failure but an unreachable IdP is an {@link InvalidAccessTokenException} (RFC 6750 {@code
  * invalid_token}). The whole verification is timed as {@code oauth_verify}. Nothing here logs or
- * returns the token. With a memo ({@link VerifiedTokens}, {@code spiffeidt.memo.oauth-token}), a token that
+ * returns the token. With a memo ({@link VerifiedTokens}, {@code spiffeidt.memo.uses.oauth-token}), a token that
  * verified is answered from the memo by its exact text for a bounded time.
  *
  * <p>Thread safety: thread safe; JWKS sources and processors are created lazily per issuer and
@@ -179,7 +179,7 @@ public class OAuthTokenVerifier implements Closeable {
         });
     }
 
-    /** Whether verified tokens are remembered ({@code spiffeidt.memo.oauth-token}). */
+    /** Whether verified tokens are remembered ({@code spiffeidt.memo.uses.oauth-token}). */
     public boolean remembersTokens() {
         return memo.enabled();
     }

@@ -22,7 +22,7 @@ import java.util.function.Function;
  * the verified document's {@code dpa} and {@code dpr}, under the IdP key this workload resolves
  * itself.
  *
- * <p>With a memo ({@link #useVerifiedProofs}; empty when {@code spiffeidt.memo.oauth-proof} is off), a proof that
+ * <p>With a memo ({@link #useVerifiedProofs}; empty when {@code spiffeidt.memo.uses.oauth-proof} is off), a proof that
  * verified before is not verified again, and {@link #introspect} offers the digest of the proof held
  * for the document, so that the asserting workload answers "unchanged" instead of shipping it again
  * (docs/operations.md "Verified proofs are remembered"). Without one, every use fetches and verifies

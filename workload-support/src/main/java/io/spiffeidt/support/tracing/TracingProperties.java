@@ -14,8 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     not learn trace ids)
  * @param uiUrl where a person opens one trace: an http(s) URL in which {traceId} stands for the trace
  *     id, e.g. http://localhost:9411/zipkin/traces/{traceId} for Zipkin's UI; the subject workload's
- *     page links each answer's trace there (none by default: the page shows the trace id without a
- *     link)
+ *     page links each answer's trace there; unset: the page shows the trace id without a link
  */
 @ConfigurationProperties("spiffeidt.tracing")
 public record TracingProperties(@DefaultValue("true") boolean traceResponse, String uiUrl) {

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(TxnTokenProperties.class)
 public class TxnTokenAutoConfiguration {
 
-    /** This workload's Txn-Token hop, with the memo {@code spiffeidt.memo.txn-token-keys}. */
+    /** This workload's Txn-Token hop, with the memo {@code spiffeidt.memo.uses.txn-token-keys}. */
     @Bean
     @ConditionalOnMissingBean
     public TxnTokenHop txnTokenHop(HopParts parts, TxnTokenProperties properties) {

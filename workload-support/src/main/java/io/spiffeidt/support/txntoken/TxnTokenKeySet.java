@@ -4,7 +4,6 @@ import io.spiffeidt.core.txntoken.TxnTokenKeyResolver;
 import io.spiffeidt.core.txntoken.TxnTokenKeys;
 import io.spiffeidt.support.keys.FetchedKeySet;
 import java.security.Provider;
-import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -13,20 +12,12 @@ import java.util.function.Supplier;
  * The Txn-Token Service's keys as a workload that verifies Txn-Tokens holds them
  * (docs/formats/txn-token.md "Service key"): its JWKS ({@code GET /txn-token/keys}, over SPIFFE mTLS)
  * held by a {@link FetchedKeySet}, the mechanism of the DVID key set (its TTL {@code
- * spiffeidt.memo.txn-token-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
+ * spiffeidt.memo.uses.txn-token-keys.ttl}, default {@link #MAX_AGE}), every JWKS read by {@link
  * TxnTokenKeys#parse}.
  *
  * <p>Thread safety: thread safe.
  */
-public final class TxnTokenKeySet implements TxnTokenKeyResolver {
-
-    /** How long a fetched key set serves by default. */
-    public static final Duration MAX_AGE = Duration.ofMinutes(5);
-
-    /** The interval in which at most two fetches are made. */
-    public static final Duration UNKNOWN_KID_INTERVAL = FetchedKeySet.UNKNOWN_KID_INTERVAL;
-
-    private final FetchedKeySet keys;
+public final class TxnTokenKeySet extends FetchedKeySet implements TxnTokenKeyResolver {
 
     /** A key set held for {@link #MAX_AGE}. */
     public TxnTokenKeySet(Supplier<String> fetch, Provider provider, Clock clock) {
@@ -40,12 +31,6 @@ public final class TxnTokenKeySet implements TxnTokenKeyResolver {
      * @param maxAge how long a fetched key set serves
      */
     public TxnTokenKeySet(Supplier<String> fetch, Provider provider, Clock clock, Duration maxAge) {
-        this.keys = new FetchedKeySet(
-                "Txn-Token", "the Txn-Token Service's keys", fetch, TxnTokenKeys::parse, provider, clock, maxAge);
-    }
-
-    @Override
-    public PublicKey resolve(String kid) {
-        return keys.resolve(kid);
+        super("Txn-Token", "the Txn-Token Service's keys", fetch, TxnTokenKeys::parse, provider, clock, maxAge);
     }
 }

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param requests how many calls the workload makes to its own server before it reports ready; 0: none
  * @param timeLimit the longest the warm-up may hold readiness back; it stops there and reports ready
- * @param paths the paths it POSTs to, round robin; empty: every POST endpoint of the mTLS port that
+ * @param paths the paths it POSTs to, round robin; unset or empty: every POST endpoint of the mTLS port that
  *     declares its allowed callers (none of which allows the workload itself)
  */
 @ConfigurationProperties("spiffeidt.warm-up")

@@ -113,7 +113,7 @@ class OAuthTokenVerifierIT {
         return verifier(mode, cacheTtl, refreshAhead, 0, Duration.ZERO, issuers);
     }
 
-    /** A verifier that remembers verified tokens (the memo {@code spiffeidt.memo.oauth-token}). */
+    /** A verifier that remembers verified tokens (the memo {@code spiffeidt.memo.uses.oauth-token}). */
     private OAuthTokenVerifier remembering(JwksCacheMode mode, Duration cacheTtl, Duration memoTtl) {
         return verifier(mode, cacheTtl, Duration.ofSeconds(5), 4096, memoTtl);
     }
