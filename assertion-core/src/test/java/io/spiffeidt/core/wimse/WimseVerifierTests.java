@@ -457,6 +457,37 @@ class WimseVerifierTests {
     }
 
     @Test
+    void verifyWhenWitCnfCarriesThePrivateKeyThenMalformed() {
+        String wit = resigned(
+                wit(),
+                h -> {},
+                c -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> jwk =
+                            new TreeMap<>((Map<String, Object>) ((Map<String, Object>) c.get("cnf")).get("jwk"));
+                    jwk.put("d", "AAAA");
+                    c.put("cnf", Map.of("jwk", jwk));
+                },
+                ISSUER_KEYS.getPrivate());
+
+        assertRefused(request(wit, wpt(wit)), ErrorCode.MALFORMED);
+    }
+
+    @Test
+    void verifyWhenIssuerKeysUnavailableThenUpstreamUnavailable() {
+        WimseVerifier failing = new WimseVerifier(
+                settings,
+                BC,
+                kid -> {
+                    throw new IllegalStateException("JWKS fetch failed");
+                },
+                replay);
+        String wit = wit();
+
+        assertThatAssertion(() -> failing.verify(request(wit, wpt(wit)))).hasCode(ErrorCode.UPSTREAM_UNAVAILABLE);
+    }
+
+    @Test
     void issueWhenWorkloadOutsideTheTrustDomainThenUntrustedKey() {
         assertThatAssertion(() -> issuer(settings, ISSUER_KEYS)
                         .issue(SpiffeId.parse("spiffe://other.org/x"), WORKLOAD_KEYS.getPublic()))
