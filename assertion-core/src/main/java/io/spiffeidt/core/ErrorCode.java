@@ -25,6 +25,11 @@ public enum ErrorCode {
     EXPIRED(401),
     /** The document (or a layer) is not yet valid. */
     NOT_YET_VALID(401),
+    /**
+     * A single-use proof (a WIMSE Workload Proof Token's {@code jti}) was already accepted within its
+     * lifetime (docs/formats/wimse.md "Replay").
+     */
+    REPLAYED(401),
     /** The outermost audience is not the verifier. */
     WRONG_AUDIENCE(403),
     /** The mTLS peer is not the outermost issuer (name or key). */
