@@ -3,18 +3,25 @@ package io.spiffeidt.asserting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.testing.RunningWorkload;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
@@ -143,14 +150,15 @@ class AssertingWorkloadIT {
 
         ValidateResponse validated =
                 ok(post(Role.M_TIER, "/dvid/validate", ValidateRequest.of(minted.token())), ValidateResponse.class);
-        VerifiedDvid dvid = dvidMtier.acceptValidation(validated);
+        VerifiedDvid dvid = RemoteValidation.accept(
+                validated.result(), validated.jti(), validated.subject(), dvidMtier.idOf(Role.SUBJECT_WL));
         OAuthProof proof =
                 ok(post(Role.M_TIER, "/dvid/introspect", IntrospectRequest.of(minted.token(), null)), OAuthProof.class);
         HttpResponse<String> fromSubject = post(SUBJECT, "/dvid/validate", ValidateRequest.of(minted.token()));
 
         assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
         assertThat(dvid.dpr()).isEqualTo("user0003");
-        dvidMtier.proofs().verify(proof, dvid.result().delegation(), idp.idpKeys());
+        proofCheck(Mode.DVID).verify(proof, dvid.result().delegation(), idp.idpKeys());
         assertThat(fromSubject.statusCode()).isEqualTo(403);
     }
 
@@ -184,7 +192,7 @@ class AssertingWorkloadIT {
         assertThat(JSON.readValue(plain, ValidateResponse.class).result()).isEqualTo(both.result());
         // with it: the proof /dvid/introspect gives, from one verification of the DVID
         assertThat(both.introspection().proof()).isEqualTo(alone);
-        dvidMtier.proofs().verify(both.introspection().proof(), both.result().delegation(), idp.idpKeys());
+        proofCheck(Mode.DVID).verify(both.introspection().proof(), both.result().delegation(), idp.idpKeys());
         assertThat(count("dvid", "validate")).isEqualTo(validations + 3);
         // the held proof's digest gets exactly {"unchanged":true}
         assertThat(unchanged.size()).isEqualTo(1);
@@ -271,7 +279,7 @@ class AssertingWorkloadIT {
                 OAuthProof.class);
 
         assertThat(atSubject.delegation().dpr()).isEqualTo("user0004");
-        anonTarget.proofs().verify(proof, atSubject.delegation(), idp.idpKeys());
+        proofCheck(Mode.ANON_MODE).verify(proof, atSubject.delegation(), idp.idpKeys());
     }
 
     @Test
@@ -287,5 +295,16 @@ class AssertingWorkloadIT {
         assertThat(verified.delegation().dpa()).isEqualTo(idp.issuer());
         assertThat(count("lsvid", "validate")).isPositive();
         assertThat(count("lsvid", "mint")).isPositive();
+    }
+
+    /** The check of introspection proofs a verifier of {@code mode} makes, without a memo: every proof in full. */
+    private static ProofCheck proofCheck(Mode mode) {
+        return new ProofCheck(
+                mode,
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                null,
+                VerifiedProofs.none(),
+                new OperationMetrics(new SimpleMeterRegistry()));
     }
 }

@@ -15,6 +15,7 @@ import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
@@ -96,7 +97,7 @@ public class DvidAssertingController {
         if (request.proofDigest() != null && !request.wantsIntrospection()) {
             throw new AssertionException(ErrorCode.MALFORMED, "proofDigest without \"introspect\": true");
         }
-        VerifiedDvid dvid = hop.validate(verifier, request.token(), caller.id());
+        VerifiedDvid dvid = hop.validate(verifier, Received.of(request.token()), caller);
         IntrospectionAnswer introspection =
                 request.wantsIntrospection() ? introspection(dvid, request.proofDigest()) : null;
         return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti(), introspection);

@@ -11,6 +11,7 @@ import io.spiffeidt.core.txntoken.TxnTokenVerifier;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
@@ -108,7 +109,7 @@ public class TxnTokenAssertingController {
             log.debug("Txn-Token for {} to {}", user.subject(), caller.id());
         } else if (TxnTokenResponse.TXN_TOKEN_TYPE.equals(subjectTokenType)) {
             requireCaller(caller, Role.M_TIER, "replace a Txn-Token");
-            issued = hop.replace(minter, own, subjectToken, caller);
+            issued = hop.replace(minter, own, Received.of(subjectToken), caller);
             log.debug("replacement Txn-Token of {} to {}", issued.subject(), caller.id());
         } else {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "subject_token_type not accepted");

@@ -10,6 +10,7 @@ import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.IdempotencyKey;
@@ -38,7 +39,7 @@ public class DvidSubjectFlow extends HopFlow {
         MintResponse minted = callAsserting("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class);
         CompactJws dvid;
         try {
-            dvid = hop.read(minted.token());
+            dvid = hop.accept(Received.of(minted.token()));
         } catch (AssertionException e) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered a malformed DVID", e);
         }

@@ -51,7 +51,8 @@ public class IdModeSubjectFlow extends HopFlow {
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
-        IdModeHop.KeptAnswer answer = keepVerified ? hop.verifyAnswerToKeep(minted.token(), minted.artifacts()) : null;
+        IdModeHop.KeptAnswer answer =
+                keepVerified ? hop.acceptToKeep(new Received(minted.token(), minted.artifacts())) : null;
         VerifiedIdMode root = answer != null ? answer.verified() : verify(minted.token(), minted.artifacts());
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");

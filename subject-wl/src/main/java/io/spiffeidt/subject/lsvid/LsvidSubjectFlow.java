@@ -56,7 +56,7 @@ public class LsvidSubjectFlow extends HopFlow {
         if (answer == null || answer.lsvid() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
         }
-        Verified<Lsvid> minted = hop.accept(Received.of(answer.lsvid()), Role.ASSERTING_WL);
+        Verified<Lsvid> minted = hop.accept(Received.of(answer.lsvid()));
         if (answer.oauth() != null) {
             minted.delegation()
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());

@@ -8,6 +8,7 @@ import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.IdempotencyKey;
@@ -37,7 +38,7 @@ public class TxnTokenSubjectFlow extends HopFlow {
         String token = hop.exchange(accessToken);
         CompactJws jws;
         try {
-            jws = hop.read(token);
+            jws = hop.accept(Received.of(token));
         } catch (AssertionException e) {
             throw new AssertionException(ErrorCode.MALFORMED, "the Txn-Token Service answered a malformed token", e);
         }

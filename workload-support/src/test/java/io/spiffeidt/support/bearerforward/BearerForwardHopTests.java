@@ -43,7 +43,7 @@ class BearerForwardHopTests {
             Memos.none());
 
     private final BearerForwardHop hop =
-            new BearerForwardHop(TestHops.identity(Role.M_TIER, TestIdentities.source(Role.M_TIER)), oauth);
+            new BearerForwardHop(TestHops.parts(Role.M_TIER, TestIdentities.source(Role.M_TIER)), oauth);
 
     @AfterEach
     void close() {

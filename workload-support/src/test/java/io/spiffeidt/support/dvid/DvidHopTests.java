@@ -64,9 +64,9 @@ class DvidHopTests {
     @Test
     void forwardWhenVerifiedThenTheDvidGoesOnAsReceived() {
         Dvid dvid = asserting.mint(minter, request());
-        VerifiedDvid verified = target.verifyHere(
-                target.verifier(DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null),
-                dvid.token());
+        VerifiedDvid verified = target.verifier(
+                        DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null)
+                .verify(dvid.token(), target.self());
 
         Outgoing outgoing =
                 mTier.forward(new Verified<>(verified, verified.result(), Received.of(dvid.token())), Role.TARGET_WL);
@@ -80,7 +80,11 @@ class DvidHopTests {
     @Test
     void mintWhenDoneThenTimedAsMintAndItsSizeRecorded() {
         MeterRegistry registry = new SimpleMeterRegistry();
-        asserting.connect(new HopServices(new OperationMetrics(registry), null, null));
+        DvidHop asserting = TestHops.dvid(
+                Role.ASSERTING_WL,
+                TestIdentities.source(Role.ASSERTING_WL),
+                Memos.none(),
+                new HopServices(new OperationMetrics(registry), null, null));
 
         Dvid dvid = asserting.mint(minter, request());
 

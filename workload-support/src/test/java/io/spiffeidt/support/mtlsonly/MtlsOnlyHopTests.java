@@ -28,7 +28,7 @@ class MtlsOnlyHopTests {
     private final MtlsOnlyHop target = hop(Role.TARGET_WL);
 
     private static MtlsOnlyHop hop(Role role) {
-        return new MtlsOnlyHop(TestHops.identity(role, TestIdentities.source(role)), Set.of(IDP));
+        return new MtlsOnlyHop(TestHops.parts(role, TestIdentities.source(role)), Set.of(IDP));
     }
 
     private static Caller caller(Role role) {
