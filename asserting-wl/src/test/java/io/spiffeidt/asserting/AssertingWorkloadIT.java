@@ -130,6 +130,32 @@ class AssertingWorkloadIT {
     }
 
     @Test
+    void mintWhenAtTheModesMintPathOrItsOriginalAliasThenTheSameRootAndTheAliasAsStrict() throws Exception {
+        MintResponse idMode =
+                ok(post(SUBJECT, "/id-mode/mint", new AccessTokenRequest(idp.token("user0008"))), MintResponse.class);
+        MintResponse anonMode =
+                ok(post(SUBJECT, "/anon-mode/mint", new AccessTokenRequest(idp.token("user0008"))), MintResponse.class);
+        MintResponse anonAlias = ok(
+                post(SUBJECT, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0008"))),
+                MintResponse.class);
+        HttpResponse<String> aliasFromMtier =
+                post(Role.M_TIER, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0008")));
+        HttpResponse<String> mintFromMtier =
+                post(Role.M_TIER, "/id-mode/mint", new AccessTokenRequest(idp.token("user0008")));
+
+        assertThat(idModeSubject
+                        .verifyAnswer(idMode.token(), idMode.artifacts())
+                        .result()
+                        .delegation()
+                        .dpr())
+                .isEqualTo("user0008");
+        assertThat(anonMode.oauth().subject()).isEqualTo("user0008");
+        assertThat(anonAlias.oauth().subject()).isEqualTo("user0008");
+        assertThat(aliasFromMtier.statusCode()).isEqualTo(403);
+        assertThat(mintFromMtier.statusCode()).isEqualTo(403);
+    }
+
+    @Test
     void mintWhenCallerIsNotTheSubjectOrTokenFromAnotherIssuerThenRefused() throws Exception {
         HttpResponse<String> fromMtier =
                 post(Role.M_TIER, "/id-mode/ecdsa-assertion", new AccessTokenRequest(idp.token("user0002")));

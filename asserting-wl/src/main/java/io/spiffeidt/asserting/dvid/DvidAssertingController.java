@@ -1,9 +1,11 @@
 package io.spiffeidt.asserting.dvid;
 
+import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidKeys;
 import io.spiffeidt.core.dvid.DvidMintRequest;
@@ -17,15 +19,11 @@ import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
-import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,11 +34,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** DVID endpoints of the asserting workload (docs/formats/dvid.md "Endpoints"). */
 @RestController
 @RequestMapping("/dvid")
-public class DvidAssertingController {
+public class DvidAssertingController extends RootAssertingController<DvidIntrospectionEntry> {
 
-    private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
-
-    private final UserProofs.Kept<DvidIntrospectionEntry> proofs;
     private final DvidHop hop;
     private final DvidMinter minter;
     private final DvidVerifier verifier;
@@ -54,19 +49,17 @@ public class DvidAssertingController {
             UserProofs.Kept<DvidIntrospectionEntry> proofs,
             DvidAssertingProperties properties,
             DvidSigningKey key) {
+        super(Mode.DVID, proofs);
         this.hop = hop;
         this.minter = minter;
         this.verifier = verifier;
         this.settings = properties;
-        this.proofs = proofs;
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
 
-    /** Verifies the user's OAuth token and mints a DVID whose {@code sub} is the mTLS caller. */
-    @PostMapping("/mint")
-    @AllowedCallers(Role.SUBJECT_WL)
-    public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = proofs.verify(request.accessToken());
+    /** A DVID whose {@code sub} is the mTLS caller, with the user's proof where it is embedded. */
+    @Override
+    protected Root mint(VerifiedUser user, Caller caller) {
         Grant grant = user.grantTo(caller);
         DvidMintRequest mintRequest = DvidMintRequest.of(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
         if (settings.embedZkp() && user.proof() != null) {
@@ -74,9 +67,7 @@ public class DvidAssertingController {
                     new EmbeddedZkp(user.proof().msg(), user.proof().zkp()));
         }
         Dvid dvid = hop.mint(minter, mintRequest);
-        proofs.keep(dvid.jti(), user, dvid.expiresAt());
-        log.debug("minted DVID for {} (caller {})", user.oauth().subject(), caller.id());
-        return new MintResponse(dvid.token(), null, user.summary());
+        return new Root(dvid.token(), null, dvid.jti(), dvid.expiresAt());
     }
 
     /** The DVID verification keys, public parameters only. */

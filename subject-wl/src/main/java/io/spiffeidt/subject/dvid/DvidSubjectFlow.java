@@ -36,7 +36,7 @@ public class DvidSubjectFlow extends HopFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = callAsserting("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class);
+        MintResponse minted = callAsserting(new AccessTokenRequest(accessToken), MintResponse.class);
         CompactJws dvid;
         try {
             dvid = hop.accept(Received.of(minted.token()));

@@ -46,8 +46,7 @@ public class IdModeSubjectFlow extends HopFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted =
-                callAsserting("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
+        MintResponse minted = callAsserting(new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
