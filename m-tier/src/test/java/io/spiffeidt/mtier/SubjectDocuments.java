@@ -6,6 +6,7 @@ import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
@@ -39,8 +40,8 @@ final class SubjectDocuments {
 
     /** An ID-Mode token (and artifacts) of depth 2 addressed to the m-tier. */
     DocumentRequest idMode(String user) {
-        var root = idModeAsserting.mintRoot(
-                idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300), Duration.ofMinutes(2));
+        var root = idModeAsserting.mint(
+                new Grant(idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300)), Duration.ofMinutes(2));
         var atSubject =
                 idModeSubject.verifyAnswer(root.token(), root.artifacts().toJson());
         var extended = idModeSubject.extend(atSubject, idModeSubject.idOf(Role.M_TIER));
@@ -49,8 +50,8 @@ final class SubjectDocuments {
 
     /** An Anon-Mode root minted by the asserting workload, and the subject's extension of it. */
     AnonPair anonMode(String user) {
-        var root = anonAsserting.mintRoot(
-                anonSubject.self(), IDP, user, Instant.now().plusSeconds(300), Duration.ofMinutes(2));
+        var root = anonAsserting.mint(
+                new Grant(anonSubject.self(), IDP, user, Instant.now().plusSeconds(300)), Duration.ofMinutes(2));
         return new AnonPair(root.token(), anonSubject.extend(root.token()));
     }
 

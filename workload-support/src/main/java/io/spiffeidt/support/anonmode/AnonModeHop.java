@@ -163,7 +163,7 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
      * Mints a root with a fresh key (the asserting workload's step) addressed to {@code audience},
      * living at most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
      */
-    public MintedAnonMode mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
+    private MintedAnonMode mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
         AnonModeSettings rootSettings =
                 settings.withTimeRules(settings.timeRules().withLifetime(lifetime));
         return new AnonModeMinter(rootSettings, NonceSource.secureRandom()).mint(audience, dpa, dpr, notAfter);

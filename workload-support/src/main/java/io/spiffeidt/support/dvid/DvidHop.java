@@ -92,7 +92,7 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
      * target, while the memo {@value #KEYS_MEMO} is on (docs/formats/dvid.md §6, "Where a DVID is
      * verified"). With it off every DVID is validated remotely, as in the original.
      */
-    public boolean validatesLocally() {
+    boolean validatesLocally() {
         return verifiesLocally() && self().equals(idOf(Role.TARGET_WL));
     }
 

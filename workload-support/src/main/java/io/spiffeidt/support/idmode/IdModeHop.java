@@ -127,7 +127,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
      * @throws AssertionException {@link ErrorCode#MALFORMED} when the artifacts are missing, else as
      *     the verifier
      */
-    public VerifiedIdMode verify(String token, String artifacts, Presenter presenter) {
+    VerifiedIdMode verify(String token, String artifacts, Presenter presenter) {
         return verifier.verifyEncoded(token, artifacts, self(), presenter);
     }
 
@@ -268,7 +268,8 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
      * Mints a root layer (the asserting workload's step) addressed to {@code audience}, living at
      * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
      */
-    public IdModePresentation mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
+    private IdModePresentation mintRoot(
+            SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
         identity.signingSvid(Mode.ID_MODE);
         return new IdModeMinter(credentials.get(), timeRules.withLifetime(lifetime), limits, provider)
                 .mint(audience, dpa, dpr, notAfter);

@@ -118,11 +118,6 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
         this.extender = new LsvidExtender(timeRules, this.provider);
     }
 
-    /** The limits documents are decoded under. */
-    public Limits limits() {
-        return limits;
-    }
-
     /** Decodes a document (strict, canonical, under the limits). */
     public Lsvid decode(String encoded) {
         return LsvidCodec.decode(encoded, limits);

@@ -9,6 +9,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TrustBundle;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.StaticX509Source;
@@ -46,7 +47,7 @@ class IdModeHopTests {
     }
 
     @Test
-    void mintRootWhenOAuthTokenExpiresFirstThenRootEndsWithIt() {
+    void mintWhenOAuthTokenExpiresFirstThenRootEndsWithIt() {
         Instant oauthExpiry = Instant.now().plusSeconds(20).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
 
         IdModePresentation root = mintFor(subject.self(), oauthExpiry);
@@ -113,7 +114,7 @@ class IdModeHopTests {
     }
 
     private IdModePresentation mintFor(SpiffeId audience, Instant oauthExpiry) {
-        return asserting.mintRoot(audience, "http://idp", "user0001", oauthExpiry, Duration.ofMinutes(2));
+        return asserting.mint(new Grant(audience, "http://idp", "user0001", oauthExpiry), Duration.ofMinutes(2));
     }
 
     private static Presenter presenter(StaticX509Source source, IdModeHop as) {
