@@ -11,12 +11,13 @@ import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.zkp.OAuthProof;
 import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
@@ -118,7 +119,9 @@ class AssertingWorkloadIT {
                 post(SUBJECT, "/id-mode/ecdsa-assertion", new AccessTokenRequest(idp.token("user0001"))),
                 MintResponse.class);
 
-        VerifiedIdMode root = idModeSubject.verifyAnswer(minted.token(), minted.artifacts());
+        VerifiedIdMode root = idModeSubject
+                .accept(new Received(minted.token(), minted.artifacts()))
+                .document();
 
         assertThat(root.depth()).isEqualTo(1);
         assertThat(root.result().delegation().dpr()).isEqualTo("user0001");
@@ -144,8 +147,7 @@ class AssertingWorkloadIT {
                 post(Role.M_TIER, "/id-mode/mint", new AccessTokenRequest(idp.token("user0008")));
 
         assertThat(idModeSubject
-                        .verifyAnswer(idMode.token(), idMode.artifacts())
-                        .result()
+                        .accept(new Received(idMode.token(), idMode.artifacts()))
                         .delegation()
                         .dpr())
                 .isEqualTo("user0008");
@@ -294,14 +296,15 @@ class AssertingWorkloadIT {
         MintResponse minted = ok(
                 post(SUBJECT, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0004"))),
                 MintResponse.class);
-        VerifiedResult atSubject = anonSubject.verify(minted.token());
-        String forwarded = anonSubject.extend(minted.token());
+        VerifiedResult atSubject =
+                anonSubject.accept(Received.of(minted.token())).result();
+        String forwarded = anonSubject.forward(minted.token(), Role.M_TIER).token();
 
         OAuthProof proof = ok(
                 post(
                         Role.TARGET_WL,
                         "/anon-mode/introspect",
-                        new AnonModeIntrospectRequest(anonTarget.rootIdentifier(forwarded))),
+                        new AnonModeIntrospectRequest(anonTarget.verifier().rootIdentifier(forwarded))),
                 OAuthProof.class);
 
         assertThat(atSubject.delegation().dpr()).isEqualTo("user0004");
@@ -310,12 +313,12 @@ class AssertingWorkloadIT {
 
     @Test
     void lsvidWhenSubjectSendsItsRequestThenDelegatedAnswerVerifiesAtTheSubject() throws Exception {
-        String request = LsvidCodec.encode(lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL)));
+        String request = lsvidSubject.begin(Role.ASSERTING_WL).token();
 
         LsvidExtendResponse answer = ok(
                 post(SUBJECT, "/lsvid/extendlsvid", new LsvidExtendRequest(idp.token("user0005"), request)),
                 LsvidExtendResponse.class);
-        LsvidVerification verified = lsvidSubject.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL);
+        Verified<Lsvid> verified = lsvidSubject.accept(Received.of(answer.lsvid()));
 
         assertThat(verified.delegation().dpr()).isEqualTo("user0005");
         assertThat(verified.delegation().dpa()).isEqualTo(idp.issuer());

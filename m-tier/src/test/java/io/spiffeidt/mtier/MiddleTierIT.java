@@ -198,13 +198,14 @@ class MiddleTierIT {
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         List<StubWorkload.Received> sent = forwarded("/anon-mode/balance");
         DocumentRequest onward = JSON.readValue(sent.get(sent.size() - 1).body(), DocumentRequest.class);
-        VerifiedResult atTarget = anonTarget.verify(onward.token());
+        VerifiedResult atTarget = anonTarget.accept(Received.of(onward.token())).result();
         assertThat(atTarget.depth()).isEqualTo(3);
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0003");
         assertThat(anonTarget.verifier().hopIdentities(onward.token()))
                 .hasSize(2)
                 .allMatch(Optional::isEmpty);
-        assertThat(anonTarget.rootIdentifier(onward.token())).isEqualTo(anonTarget.rootIdentifier(pair.root()));
+        assertThat(anonTarget.verifier().rootIdentifier(onward.token()))
+                .isEqualTo(anonTarget.verifier().rootIdentifier(pair.root()));
     }
 
     @Test

@@ -107,12 +107,12 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
     }
 
     /** Every check of the concatenated verification, with this workload as audience. */
-    public VerifiedResult verify(String token) {
+    VerifiedResult verify(String token) {
         return verifier.verify(token, identity.self());
     }
 
     /** Extends a token by one layer (anonymous unless {@code iid} is on). */
-    public String extend(String token) {
+    String extend(String token) {
         return extender.extend(token, identity.self());
     }
 
@@ -122,7 +122,7 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
      * its lifetime has passed (see {@link ReusedExtensions}; an Anon-Mode layer is signed with the
      * key the token carries, not with the SVID); otherwise a new layer is signed.
      */
-    public String forward(String token) {
+    String forward(String token) {
         String kept = extensions.find(token, null);
         if (kept != null) {
             return kept;
@@ -152,11 +152,6 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
     /** How many times {@link #forward} reused an extension since start. */
     public long reusedExtensions() {
         return extensions.hits();
-    }
-
-    /** The root identifier {@code P(0).R(0)} the asserting workload introspects. */
-    public String rootIdentifier(String token) {
-        return verifier.rootIdentifier(token);
     }
 
     /**

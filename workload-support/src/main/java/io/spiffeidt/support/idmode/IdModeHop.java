@@ -135,7 +135,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
      * Every check but the presenter binding: for a token this workload received as an answer over a
      * client connection that authorized the answering peer's SPIFFE ID.
      */
-    public VerifiedIdMode verifyAnswer(String token, String artifacts) {
+    VerifiedIdMode verifyAnswer(String token, String artifacts) {
         return verifier.verifyEncodedWithoutPresenter(token, artifacts, self());
     }
 
@@ -225,7 +225,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
     }
 
     /** Extends a verified token with a layer addressed to {@code audience}. */
-    public IdModePresentation extend(VerifiedIdMode verified, SpiffeId audience) {
+    IdModePresentation extend(VerifiedIdMode verified, SpiffeId audience) {
         identity.signingSvid(Mode.ID_MODE);
         return new IdModeExtender(credentials.get(), timeRules, limits, provider).extend(verified, audience);
     }
@@ -237,7 +237,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
      * half of its lifetime has passed and the SVID has not rotated (see {@link ReusedExtensions});
      * otherwise a new layer is signed.
      */
-    public Forwarded forward(VerifiedIdMode verified, SpiffeId audience) {
+    Forwarded forward(VerifiedIdMode verified, SpiffeId audience) {
         identity.signingSvid(Mode.ID_MODE);
         IdModeCredentials self = credentials.get();
         IdModePresentation received = verified.presentation();

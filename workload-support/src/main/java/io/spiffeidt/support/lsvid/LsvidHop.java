@@ -145,14 +145,14 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
     }
 
     /** This workload's current base, extended with a first layer addressed to {@code audience}. */
-    public Lsvid start(SpiffeId audience) {
+    Lsvid start(SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(Lsvid.of(base), base, svid.getPrivateKey(), audience);
     }
 
     /** Extends {@code document} with a layer addressed to {@code audience}. */
-    public Lsvid extend(Lsvid document, SpiffeId audience) {
+    Lsvid extend(Lsvid document, SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(document, base, svid.getPrivateKey(), audience);
@@ -165,7 +165,7 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
      * the SVID has not rotated (the extension is signed over the current base, which a rotated SVID
      * replaces; see {@link ReusedExtensions}); otherwise a new layer is signed.
      */
-    public Extension forward(Lsvid document, SpiffeId audience) {
+    Extension forward(Lsvid document, SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         PrivateKey key = svid.getPrivateKey();
         LsvidToken base = bases.current(svid.getChain(), key);
@@ -197,7 +197,7 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
      *
      * @throws AssertionException {@link ErrorCode#EXPIRED} when the OAuth token has no time left
      */
-    public Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
+    Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
         TimeRules rules = timeRules.forDelegationUntil(oauthExpiresAt);
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
@@ -214,7 +214,7 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
      * @throws AssertionException as the verifier, and {@link ErrorCode#MALFORMED} when the answer has
      *     no extension layer
      */
-    public LsvidVerification verifyAnswer(String encoded, Role from) {
+    LsvidVerification verifyAnswer(String encoded, Role from) {
         Presenter answering = LsvidAnswers.presenterOf(encoded, identity.idOf(from), limits);
         return verifier().verify(encoded, identity.self(), answering, DelegationRule.REQUIRED);
     }
