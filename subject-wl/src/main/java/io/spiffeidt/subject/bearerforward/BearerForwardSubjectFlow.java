@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
  * bearer-forward at the subject workload (docs/formats/bearer-forward.md): "mint" keeps the user's
  * verified access token as what travels; the answer says what would travel (the token's issuer,
  * subject, expiry), never the token. Use: the token goes to the middle tier unchanged as {@code
- * Authorization: Bearer} over mTLS ({@link BearerForwardHop#begin}).
+ * Authorization: Bearer} over mTLS ({@link BearerForwardHop#forward(String, Role)}).
  */
 @Component
 public class BearerForwardSubjectFlow extends BaselineFlow {
@@ -41,6 +41,6 @@ public class BearerForwardSubjectFlow extends BaselineFlow {
 
     @Override
     protected Outgoing outgoing(String kept) {
-        return hop.begin(kept, Role.M_TIER);
+        return hop.forward(kept, Role.M_TIER);
     }
 }

@@ -41,6 +41,6 @@ public class MtlsOnlySubjectFlow extends BaselineFlow {
 
     @Override
     protected Outgoing outgoing(String kept) {
-        return Outgoing.wordInHeader(MtlsOnlyHop.USER_HEADER, kept);
+        return hop.forward(kept, Role.M_TIER);
     }
 }

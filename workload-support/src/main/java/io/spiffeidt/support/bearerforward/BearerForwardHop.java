@@ -53,8 +53,11 @@ public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken, Void> {
         this.oauth = Objects.requireNonNull(oauth, "oauth");
     }
 
-    /** The subject workload's step: the user's access token, as the user presented it, for {@code next}. */
-    public Outgoing begin(String accessToken, Role next) {
+    /**
+     * The subject workload's step for the access token it keeps: the token as the user presented it,
+     * for {@code next}, its size recorded.
+     */
+    public Outgoing forward(String accessToken, Role next) {
         return recorded(headerFor(accessToken));
     }
 

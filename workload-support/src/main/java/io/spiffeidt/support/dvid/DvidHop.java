@@ -136,6 +136,14 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
     }
 
     /**
+     * The subject workload's step for a DVID it keeps: it goes to {@code next} as minted (the
+     * subject workload neither verifies nor extends it); nothing is timed.
+     */
+    public Outgoing forward(String kept, Role next) {
+        return new Outgoing(kept, null, 1);
+    }
+
+    /**
      * Asks the asserting workload's {@code /dvid/validate} ({@code validate_call}) unless this
      * workload {@link #validatesLocally()}.
      */

@@ -70,12 +70,20 @@ public class MtlsOnlyHop extends AbstractHop<Delegation, Void> {
     }
 
     /**
+     * The subject workload's step for the header value it keeps ({@link #begin}): it goes to {@code
+     * next} as kept; nothing is recorded again.
+     */
+    public Outgoing forward(String kept, Role next) {
+        return Outgoing.wordInHeader(USER_HEADER, kept);
+    }
+
+    /**
      * The header value of {@code issuer} and {@code subject}.
      *
      * @throws AssertionException {@link ErrorCode#MALFORMED} when either holds a character the header
      *     cannot carry, or is too long
      */
-    public static String headerValue(String issuer, String subject) {
+    static String headerValue(String issuer, String subject) {
         String value = "iss=\"" + issuer + "\", sub=\"" + subject + "\"";
         Matcher m = FORMAT.matcher(value);
         if (!m.matches() || !m.group(1).equals(issuer) || !m.group(2).equals(subject)) {

@@ -182,8 +182,16 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
         return inHeader(requireTxnToken(answer));
     }
 
+    /**
+     * The subject workload's step for a Txn-Token it keeps: it goes to {@code next} as issued, in the
+     * {@value #HEADER} header (verified at every tier after this one); nothing is timed.
+     */
+    public Outgoing forward(String kept, Role next) {
+        return inHeader(kept);
+    }
+
     /** What carries {@code token} to the next tier: the {@value #HEADER} header, the body only the amount. */
-    public static Outgoing inHeader(String token) {
+    private static Outgoing inHeader(String token) {
         return Outgoing.inHeader(token, HEADER, token);
     }
 
