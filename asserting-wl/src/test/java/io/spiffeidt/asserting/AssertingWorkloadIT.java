@@ -3,18 +3,26 @@ package io.spiffeidt.asserting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.spiffeidt.core.Limits;
+import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidVerification;
+import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.zkp.OAuthProof;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.metrics.OperationMetrics;
+import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.testing.RunningWorkload;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
@@ -111,7 +119,9 @@ class AssertingWorkloadIT {
                 post(SUBJECT, "/id-mode/ecdsa-assertion", new AccessTokenRequest(idp.token("user0001"))),
                 MintResponse.class);
 
-        VerifiedIdMode root = idModeSubject.verifyAnswer(minted.token(), minted.artifacts());
+        VerifiedIdMode root = idModeSubject
+                .accept(new Received(minted.token(), minted.artifacts()))
+                .document();
 
         assertThat(root.depth()).isEqualTo(1);
         assertThat(root.result().delegation().dpr()).isEqualTo("user0001");
@@ -120,6 +130,31 @@ class AssertingWorkloadIT {
         assertThat(count("id-mode", "oauth_verify")).isPositive();
         assertThat(count("id-mode", "jwks_fetch")).isPositive();
         assertThat(count("id-mode", "mint")).isPositive();
+    }
+
+    @Test
+    void mintWhenAtTheModesMintPathOrItsOriginalAliasThenTheSameRootAndTheAliasAsStrict() throws Exception {
+        MintResponse idMode =
+                ok(post(SUBJECT, "/id-mode/mint", new AccessTokenRequest(idp.token("user0008"))), MintResponse.class);
+        MintResponse anonMode =
+                ok(post(SUBJECT, "/anon-mode/mint", new AccessTokenRequest(idp.token("user0008"))), MintResponse.class);
+        MintResponse anonAlias = ok(
+                post(SUBJECT, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0008"))),
+                MintResponse.class);
+        HttpResponse<String> aliasFromMtier =
+                post(Role.M_TIER, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0008")));
+        HttpResponse<String> mintFromMtier =
+                post(Role.M_TIER, "/id-mode/mint", new AccessTokenRequest(idp.token("user0008")));
+
+        assertThat(idModeSubject
+                        .accept(new Received(idMode.token(), idMode.artifacts()))
+                        .delegation()
+                        .dpr())
+                .isEqualTo("user0008");
+        assertThat(anonMode.oauth().subject()).isEqualTo("user0008");
+        assertThat(anonAlias.oauth().subject()).isEqualTo("user0008");
+        assertThat(aliasFromMtier.statusCode()).isEqualTo(403);
+        assertThat(mintFromMtier.statusCode()).isEqualTo(403);
     }
 
     @Test
@@ -143,14 +178,15 @@ class AssertingWorkloadIT {
 
         ValidateResponse validated =
                 ok(post(Role.M_TIER, "/dvid/validate", ValidateRequest.of(minted.token())), ValidateResponse.class);
-        VerifiedDvid dvid = dvidMtier.acceptValidation(validated);
+        VerifiedDvid dvid = RemoteValidation.accept(
+                validated.result(), validated.jti(), validated.subject(), dvidMtier.idOf(Role.SUBJECT_WL));
         OAuthProof proof =
                 ok(post(Role.M_TIER, "/dvid/introspect", IntrospectRequest.of(minted.token(), null)), OAuthProof.class);
         HttpResponse<String> fromSubject = post(SUBJECT, "/dvid/validate", ValidateRequest.of(minted.token()));
 
         assertThat(dvid.subject().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL));
         assertThat(dvid.dpr()).isEqualTo("user0003");
-        dvidMtier.proofs().verify(proof, dvid.result().delegation(), idp.idpKeys());
+        proofCheck(Mode.DVID).verify(proof, dvid.result().delegation(), idp.idpKeys());
         assertThat(fromSubject.statusCode()).isEqualTo(403);
     }
 
@@ -184,7 +220,7 @@ class AssertingWorkloadIT {
         assertThat(JSON.readValue(plain, ValidateResponse.class).result()).isEqualTo(both.result());
         // with it: the proof /dvid/introspect gives, from one verification of the DVID
         assertThat(both.introspection().proof()).isEqualTo(alone);
-        dvidMtier.proofs().verify(both.introspection().proof(), both.result().delegation(), idp.idpKeys());
+        proofCheck(Mode.DVID).verify(both.introspection().proof(), both.result().delegation(), idp.idpKeys());
         assertThat(count("dvid", "validate")).isEqualTo(validations + 3);
         // the held proof's digest gets exactly {"unchanged":true}
         assertThat(unchanged.size()).isEqualTo(1);
@@ -260,32 +296,44 @@ class AssertingWorkloadIT {
         MintResponse minted = ok(
                 post(SUBJECT, "/anon-mode/schnorr-assertion", new AccessTokenRequest(idp.token("user0004"))),
                 MintResponse.class);
-        VerifiedResult atSubject = anonSubject.verify(minted.token());
-        String forwarded = anonSubject.extend(minted.token());
+        VerifiedResult atSubject =
+                anonSubject.accept(Received.of(minted.token())).result();
+        String forwarded = anonSubject.forward(minted.token(), Role.M_TIER).token();
 
         OAuthProof proof = ok(
                 post(
                         Role.TARGET_WL,
                         "/anon-mode/introspect",
-                        new AnonModeIntrospectRequest(anonTarget.rootIdentifier(forwarded))),
+                        new AnonModeIntrospectRequest(anonTarget.verifier().rootIdentifier(forwarded))),
                 OAuthProof.class);
 
         assertThat(atSubject.delegation().dpr()).isEqualTo("user0004");
-        anonTarget.proofs().verify(proof, atSubject.delegation(), idp.idpKeys());
+        proofCheck(Mode.ANON_MODE).verify(proof, atSubject.delegation(), idp.idpKeys());
     }
 
     @Test
     void lsvidWhenSubjectSendsItsRequestThenDelegatedAnswerVerifiesAtTheSubject() throws Exception {
-        String request = LsvidCodec.encode(lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL)));
+        String request = lsvidSubject.begin(Role.ASSERTING_WL).token();
 
         LsvidExtendResponse answer = ok(
                 post(SUBJECT, "/lsvid/extendlsvid", new LsvidExtendRequest(idp.token("user0005"), request)),
                 LsvidExtendResponse.class);
-        LsvidVerification verified = lsvidSubject.verifyAnswer(answer.lsvid(), Role.ASSERTING_WL);
+        Verified<Lsvid> verified = lsvidSubject.accept(Received.of(answer.lsvid()));
 
         assertThat(verified.delegation().dpr()).isEqualTo("user0005");
         assertThat(verified.delegation().dpa()).isEqualTo(idp.issuer());
         assertThat(count("lsvid", "validate")).isPositive();
         assertThat(count("lsvid", "mint")).isPositive();
+    }
+
+    /** The check of introspection proofs a verifier of {@code mode} makes, without a memo: every proof in full. */
+    private static ProofCheck proofCheck(Mode mode) {
+        return new ProofCheck(
+                mode,
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                null,
+                VerifiedProofs.none(),
+                new OperationMetrics(new SimpleMeterRegistry()));
     }
 }

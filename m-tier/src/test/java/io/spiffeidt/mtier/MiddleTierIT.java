@@ -15,6 +15,8 @@ import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
@@ -154,8 +156,11 @@ class MiddleTierIT {
         StubWorkload.Received last = sent.get(sent.size() - 1);
         assertThat(last.peer().toString()).isEqualTo(TestIdentities.id(Role.M_TIER));
         DocumentRequest onward = JSON.readValue(last.body(), DocumentRequest.class);
-        VerifiedIdMode atTarget =
-                idModeTarget.verify(onward.token(), onward.artifacts(), Presenter.of(last.peerLeaf()));
+        VerifiedIdMode atTarget = idModeTarget
+                .verify(
+                        new Received(onward.token(), onward.artifacts()),
+                        new Caller(last.peer(), last.peerLeaf(), last.peerLeaf().getPublicKey()))
+                .document();
         assertThat(atTarget.depth()).isEqualTo(3);
         assertThat(atTarget.path())
                 .extracting(Object::toString)
@@ -193,13 +198,14 @@ class MiddleTierIT {
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         List<StubWorkload.Received> sent = forwarded("/anon-mode/balance");
         DocumentRequest onward = JSON.readValue(sent.get(sent.size() - 1).body(), DocumentRequest.class);
-        VerifiedResult atTarget = anonTarget.verify(onward.token());
+        VerifiedResult atTarget = anonTarget.accept(Received.of(onward.token())).result();
         assertThat(atTarget.depth()).isEqualTo(3);
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0003");
         assertThat(anonTarget.verifier().hopIdentities(onward.token()))
                 .hasSize(2)
                 .allMatch(Optional::isEmpty);
-        assertThat(anonTarget.rootIdentifier(onward.token())).isEqualTo(anonTarget.rootIdentifier(pair.root()));
+        assertThat(anonTarget.verifier().rootIdentifier(onward.token()))
+                .isEqualTo(anonTarget.verifier().rootIdentifier(pair.root()));
     }
 
     @Test

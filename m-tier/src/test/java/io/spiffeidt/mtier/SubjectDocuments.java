@@ -1,11 +1,13 @@
 package io.spiffeidt.mtier;
 
-import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
-import io.spiffeidt.core.lsvid.LsvidVerification;
-import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
@@ -39,38 +41,35 @@ final class SubjectDocuments {
 
     /** An ID-Mode token (and artifacts) of depth 2 addressed to the m-tier. */
     DocumentRequest idMode(String user) {
-        var root = idModeAsserting.mintRoot(
-                idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300), Duration.ofMinutes(2));
+        var root = idModeAsserting.mint(
+                new Grant(idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300)), Duration.ofMinutes(2));
         var atSubject =
-                idModeSubject.verifyAnswer(root.token(), root.artifacts().toJson());
-        var extended = idModeSubject.extend(atSubject, idModeSubject.idOf(Role.M_TIER));
-        return new DocumentRequest(extended.token(), null, extended.artifacts().toJson());
+                idModeSubject.accept(new Received(root.token(), root.artifacts().toJson()));
+        Outgoing extended = idModeSubject.forward(atSubject, Role.M_TIER);
+        return new DocumentRequest(extended.token(), null, extended.artifacts());
     }
 
     /** An Anon-Mode root minted by the asserting workload, and the subject's extension of it. */
     AnonPair anonMode(String user) {
-        var root = anonAsserting.mintRoot(
-                anonSubject.self(), IDP, user, Instant.now().plusSeconds(300), Duration.ofMinutes(2));
-        return new AnonPair(root.token(), anonSubject.extend(root.token()));
+        var root = anonAsserting.mint(
+                new Grant(anonSubject.self(), IDP, user, Instant.now().plusSeconds(300)), Duration.ofMinutes(2));
+        return new AnonPair(
+                root.token(), anonSubject.forward(root.token(), Role.M_TIER).token());
     }
 
     /** An LSVID with the asserting workload's delegation, extended by the subject to the m-tier. */
     Lsvid lsvid(String user) {
-        Lsvid request = lsvidSubject.start(lsvidSubject.idOf(Role.ASSERTING_WL));
-        LsvidVerification incoming = lsvidAsserting
-                .verifier()
-                .verify(
-                        LsvidCodec.encode(request),
-                        lsvidAsserting.self(),
-                        Presenter.of(SUBJECT.getX509Svid().getLeaf()),
-                        DelegationRule.ABSENT);
-        Lsvid delegated = lsvidAsserting.delegate(
-                incoming.document(),
+        Outgoing request = lsvidSubject.begin(Role.ASSERTING_WL);
+        Caller subject = new Caller(
                 lsvidSubject.self(),
-                IDP,
-                user,
-                Instant.now().plusSeconds(300));
-        return lsvidSubject.extend(delegated, lsvidSubject.idOf(Role.M_TIER));
+                SUBJECT.getX509Svid().getLeaf(),
+                SUBJECT.getX509Svid().getLeaf().getPublicKey());
+        Outgoing delegated = lsvidAsserting.mint(
+                Received.of(request.token()),
+                subject,
+                new Grant(lsvidSubject.self(), IDP, user, Instant.now().plusSeconds(300)));
+        Verified<Lsvid> atSubject = lsvidSubject.accept(Received.of(delegated.token()));
+        return LsvidCodec.decode(lsvidSubject.forward(atSubject, Role.M_TIER).token());
     }
 
     /** An Anon-Mode root token and the subject's extension of it (what it presents). */

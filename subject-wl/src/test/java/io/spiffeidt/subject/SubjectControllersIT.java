@@ -79,8 +79,8 @@ class SubjectControllersIT {
         asserting = new StubWorkload(TestIdentities.source(Role.ASSERTING_WL))
                 .on("/dvid/mint", r -> Reply.ok(JSON.writeValueAsString(dvid(r))))
                 // answers that are no document: the flows must refuse them, keep nothing and call no one
-                .on("/anon-mode/schnorr-assertion", r -> Reply.ok("{\"token\":null}"))
-                .on("/lsvid/extendlsvid", r -> Reply.ok("{\"lsvid\":\"" + b64("{\"token\":{}}") + "\"}"));
+                .on("/anon-mode/mint", r -> Reply.ok("{\"token\":null}"))
+                .on("/lsvid/mint", r -> Reply.ok("{\"lsvid\":\"" + b64("{\"token\":{}}") + "\"}"));
         mTier = new StubWorkload(TestIdentities.source(Role.M_TIER))
                 .on("/dvid/balance", r -> Reply.ok(JSON.writeValueAsString(account(r, 11))))
                 .on("/dvid/deposit", r -> Reply.ok(JSON.writeValueAsString(account(r, 12))));
@@ -322,7 +322,7 @@ class SubjectControllersIT {
     void balanceWhenAssertingAnswersNoValidDocumentThenMalformedNothingKeptAndTheMiddleTierNeverCalled(String mode)
             throws Exception {
         String token = idp.token("user0111");
-        String mintPath = mode.equals("lsvid") ? "/lsvid/extendlsvid" : "/anon-mode/schnorr-assertion";
+        String mintPath = mode.equals("lsvid") ? "/lsvid/mint" : "/anon-mode/mint";
         long mintsBefore = asserting.received().stream()
                 .filter(r -> r.path().equals(mintPath))
                 .count();

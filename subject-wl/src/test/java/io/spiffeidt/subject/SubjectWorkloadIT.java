@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
 import io.spiffeidt.core.AssertionException;
-import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
 import io.spiffeidt.core.jws.CompactJws;
+import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.metrics.OperationMetrics;
@@ -69,7 +71,7 @@ class SubjectWorkloadIT {
     static void start() throws Exception {
         idp = new TestOAuthIssuer();
         asserting = new StubWorkload(TestIdentities.source(Role.ASSERTING_WL))
-                .on("/id-mode/ecdsa-assertion", r -> Reply.ok(JSON.writeValueAsString(idModeRoot(r))))
+                .on("/id-mode/mint", r -> Reply.ok(JSON.writeValueAsString(idModeRoot(r))))
                 .on("/dvid/mint", r -> Reply.ok(JSON.writeValueAsString(dvid(r))));
         mTier = new StubWorkload(TestIdentities.source(Role.M_TIER))
                 .on("/id-mode/balance", SubjectWorkloadIT::checkIdModeAtMtier)
@@ -130,8 +132,13 @@ class SubjectWorkloadIT {
 
     /** The asserting workload's answer: a root for the calling workload, naming the token's user. */
     private static MintResponse idModeRoot(StubWorkload.Received request) {
-        IdModePresentation root = ID_MODE_ASSERTING.mintRoot(
-                request.peer(), idp.issuer(), user(request), Instant.now().plusSeconds(300), Duration.ofMinutes(2));
+        IdModePresentation root = ID_MODE_ASSERTING.mint(
+                new Grant(
+                        request.peer(),
+                        idp.issuer(),
+                        user(request),
+                        Instant.now().plusSeconds(300)),
+                Duration.ofMinutes(2));
         return new MintResponse(
                 root.token(), root.artifacts().toJson(), new OAuthSummary(idp.issuer(), user(request), null));
     }
@@ -155,8 +162,14 @@ class SubjectWorkloadIT {
     private static Reply checkIdModeAtMtier(StubWorkload.Received request) {
         DocumentRequest document = JSON.readValue(request.body(), DocumentRequest.class);
         try {
-            VerifiedIdMode verified =
-                    ID_MODE_MTIER.verify(document.token(), document.artifacts(), Presenter.of(request.peerLeaf()));
+            VerifiedIdMode verified = ID_MODE_MTIER
+                    .verify(
+                            new Received(document.token(), document.artifacts()),
+                            new Caller(
+                                    request.peer(),
+                                    request.peerLeaf(),
+                                    request.peerLeaf().getPublicKey()))
+                    .document();
             return Reply.ok(JSON.writeValueAsString(
                     new AccountResponse(verified.result().delegation().dpr(), 5, "id-mode", List.of())));
         } catch (AssertionException e) {
@@ -193,7 +206,7 @@ class SubjectWorkloadIT {
     @Test
     void idModeWhenUserAsksTwiceThenOneRootMintedAndEveryExtensionVerifiesAtTheMiddleTier() throws Exception {
         String token = idp.token("user0001");
-        long mintsBefore = received(asserting, "/id-mode/ecdsa-assertion");
+        long mintsBefore = received(asserting, "/id-mode/mint");
 
         HttpResponse<String> first = user("id-mode", "balance", token);
         HttpResponse<String> second = user("id-mode", "balance", token);
@@ -204,7 +217,7 @@ class SubjectWorkloadIT {
         assertThat(body.get("user").asString()).isEqualTo("user0001");
         assertThat(JSON.readTree(first.body()).get("minted").asBoolean()).isTrue();
         assertThat(body.get("minted").asBoolean()).isFalse();
-        assertThat(received(asserting, "/id-mode/ecdsa-assertion")).isEqualTo(mintsBefore + 1);
+        assertThat(received(asserting, "/id-mode/mint")).isEqualTo(mintsBefore + 1);
         assertThat(mTier.received())
                 .allSatisfy(r -> assertThat(r.peer().toString()).isEqualTo(TestIdentities.id(Role.SUBJECT_WL)));
         assertThat(count("id-mode", "mint_call")).isPositive();

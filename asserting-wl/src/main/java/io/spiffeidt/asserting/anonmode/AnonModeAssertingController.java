@@ -1,9 +1,11 @@
 package io.spiffeidt.asserting.anonmode;
 
+import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -19,8 +21,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Base64;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -31,43 +31,47 @@ import org.springframework.web.bind.annotation.RestController;
  * Anon-Mode endpoints of the asserting workload (docs/formats/anon-mode.md "Minting", "Endpoints"): the
  * root, signed with a fresh random key and addressed to the mTLS caller, and the introspection of a
  * root this workload minted. The root key is random, so the introspection record is the only link
- * between a root and this workload: a verifier asks for it by the root {@code P(0).R(0)}.
+ * between a root and this workload: a verifier asks for it by the root {@code P(0).R(0)}. The mint
+ * endpoint is {@code /anon-mode/mint}; {@code /anon-mode/schnorr-assertion}, the original code's
+ * path, is an alias of it.
  */
 @RestController
 @RequestMapping("/anon-mode")
-public class AnonModeAssertingController {
+public class AnonModeAssertingController extends RootAssertingController {
 
-    private static final Logger log = LoggerFactory.getLogger(AnonModeAssertingController.class);
+    /** The original code's path of the mint endpoint, kept as an alias of {@link #MINT}. */
+    public static final String ORIGINAL_MINT = "/schnorr-assertion";
 
     /** base64url length of an encoded point (the root's {@code R(0)} segment). */
     private static final int POINT_SEGMENT_CHARS = 43;
 
     private final AnonModeHop hop;
-    private final UserProofs.Kept proofs;
     private final Duration lifetime;
 
     public AnonModeAssertingController(
             AnonModeHop hop,
             @Qualifier("anonModeProofs") UserProofs.Kept proofs,
             AnonModeAssertingProperties settings) {
+        super(Mode.ANON_MODE, proofs);
         this.hop = hop;
-        this.proofs = proofs;
         this.lifetime = settings.lifetime();
     }
 
-    /**
-     * Verifies the user's OAuth token and mints a root {@code {aud: caller, dpa: iss, dpr: sub, exp,
-     * iat, iss: fresh key}}; the root identifier is recorded for introspection until the root
-     * expires.
-     */
-    @PostMapping("/schnorr-assertion")
-    @AllowedCallers(Role.SUBJECT_WL)
+    /** {@link RootAssertingController#mint}, also at the original path {@value #ORIGINAL_MINT}. */
+    @Override
+    @PostMapping({MINT, ORIGINAL_MINT})
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = proofs.verify(request.accessToken());
+        return super.mint(request, caller);
+    }
+
+    /**
+     * A root {@code {aud: caller, dpa: iss, dpr: sub, exp, iat, iss: fresh key}}; its root identifier
+     * is what the introspection record is kept under.
+     */
+    @Override
+    protected Root mint(VerifiedUser user, Caller caller) {
         MintedAnonMode root = hop.mint(user.grantTo(caller), lifetime);
-        proofs.keep(storeKey(root.rootIdentifier()), user, root.expiresAt());
-        log.debug("minted an Anon-Mode root for {} (caller {})", user.oauth().subject(), caller.id());
-        return new MintResponse(root.token(), null, user.summary());
+        return new Root(root.token(), null, storeKey(root.rootIdentifier()), root.expiresAt());
     }
 
     /**

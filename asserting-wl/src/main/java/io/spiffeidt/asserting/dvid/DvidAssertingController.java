@@ -1,9 +1,11 @@
 package io.spiffeidt.asserting.dvid;
 
+import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidKeys;
 import io.spiffeidt.core.dvid.DvidMintRequest;
@@ -15,16 +17,13 @@ import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.dvid.DvidHop;
 import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
-import io.spiffeidt.support.wire.MintResponse;
 import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import jakarta.validation.Valid;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,11 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** DVID endpoints of the asserting workload (docs/formats/dvid.md "Endpoints"). */
 @RestController
 @RequestMapping("/dvid")
-public class DvidAssertingController {
+public class DvidAssertingController extends RootAssertingController {
 
-    private static final Logger log = LoggerFactory.getLogger(DvidAssertingController.class);
-
-    private final UserProofs.Kept proofs;
     private final DvidHop hop;
     private final DvidMinter minter;
     private final DvidVerifier verifier;
@@ -54,19 +50,17 @@ public class DvidAssertingController {
             @Qualifier("dvidProofs") UserProofs.Kept proofs,
             DvidAssertingProperties properties,
             DvidSigningKey key) {
+        super(Mode.DVID, proofs);
         this.hop = hop;
         this.minter = minter;
         this.verifier = verifier;
         this.settings = properties;
-        this.proofs = proofs;
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
 
-    /** Verifies the user's OAuth token and mints a DVID whose {@code sub} is the mTLS caller. */
-    @PostMapping("/mint")
-    @AllowedCallers(Role.SUBJECT_WL)
-    public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = proofs.verify(request.accessToken());
+    /** A DVID whose {@code sub} is the mTLS caller, with the user's proof where it is embedded. */
+    @Override
+    protected Root mint(VerifiedUser user, Caller caller) {
         Grant grant = user.grantTo(caller);
         DvidMintRequest mintRequest = DvidMintRequest.of(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
         if (settings.embedZkp() && user.proof() != null) {
@@ -74,9 +68,7 @@ public class DvidAssertingController {
                     new EmbeddedZkp(user.proof().msg(), user.proof().zkp()));
         }
         Dvid dvid = hop.mint(minter, mintRequest);
-        proofs.keep(dvid.jti(), user, dvid.expiresAt());
-        log.debug("minted DVID for {} (caller {})", user.oauth().subject(), caller.id());
-        return new MintResponse(dvid.token(), null, user.summary());
+        return new Root(dvid.token(), null, dvid.jti(), dvid.expiresAt());
     }
 
     /** The DVID verification keys, public parameters only. */
@@ -97,7 +89,7 @@ public class DvidAssertingController {
         if (request.proofDigest() != null && !request.wantsIntrospection()) {
             throw new AssertionException(ErrorCode.MALFORMED, "proofDigest without \"introspect\": true");
         }
-        VerifiedDvid dvid = hop.validate(verifier, request.token(), caller.id());
+        VerifiedDvid dvid = hop.validate(verifier, Received.of(request.token()), caller);
         IntrospectionAnswer introspection =
                 request.wantsIntrospection() ? introspection(dvid, request.proofDigest()) : null;
         return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti(), introspection);

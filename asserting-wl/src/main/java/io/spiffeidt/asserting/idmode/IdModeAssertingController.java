@@ -1,7 +1,9 @@
 package io.spiffeidt.asserting.idmode;
 
+import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.support.caller.AllowedCallers;
@@ -14,8 +16,6 @@ import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import jakarta.validation.Valid;
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -25,39 +25,47 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * ID-Mode endpoints of the asserting workload (docs/formats/id-mode.md "Endpoints"): the root layer, signed
  * with this workload's X.509-SVID key and addressed to the mTLS caller, and the introspection of a
- * root this workload minted.
+ * root this workload minted. The mint endpoint is {@code /id-mode/mint}; {@code
+ * /id-mode/ecdsa-assertion}, the original code's path, is an alias of it.
  */
 @RestController
 @RequestMapping("/id-mode")
-public class IdModeAssertingController {
+public class IdModeAssertingController extends RootAssertingController {
 
-    private static final Logger log = LoggerFactory.getLogger(IdModeAssertingController.class);
+    /** The original code's path of the mint endpoint, kept as an alias of {@link #MINT}. */
+    public static final String ORIGINAL_MINT = "/ecdsa-assertion";
 
     private final IdModeHop hop;
-    private final UserProofs.Kept proofs;
     private final Duration lifetime;
 
     public IdModeAssertingController(
             IdModeHop hop, @Qualifier("idModeProofs") UserProofs.Kept proofs, IdModeAssertingProperties settings) {
+        super(Mode.ID_MODE, proofs);
         this.hop = hop;
-        this.proofs = proofs;
         this.lifetime = settings.lifetime();
     }
 
-    /**
-     * Verifies the user's OAuth token and mints the root layer {@code {aud: caller, dpa: iss, dpr:
-     * sub, exp, iat, iss: self}} with the artifacts holding this workload's chain.
-     */
-    @PostMapping("/ecdsa-assertion")
-    @AllowedCallers(Role.SUBJECT_WL)
+    /** {@link RootAssertingController#mint}, also at the original path {@value #ORIGINAL_MINT}. */
+    @Override
+    @PostMapping({MINT, ORIGINAL_MINT})
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
-        VerifiedUser user = proofs.verify(request.accessToken());
+        return super.mint(request, caller);
+    }
+
+    /**
+     * The root layer {@code {aud: caller, dpa: iss, dpr: sub, exp, iat, iss: self}} with the
+     * artifacts holding this workload's chain.
+     */
+    @Override
+    protected Root mint(VerifiedUser user, Caller caller) {
         IdModePresentation root = hop.mint(user.grantTo(caller), lifetime);
         IdModeToken parsed = hop.parse(root.token());
         // keyed by what the holder cannot rewrite: an ECDSA root has two valid texts (s and n - s)
-        proofs.keep(parsed.rootId(), user, parsed.claims(0).expiresAt());
-        log.debug("minted an ID-Mode root for {} (caller {})", user.oauth().subject(), caller.id());
-        return new MintResponse(root.token(), root.artifacts().toJson(), user.summary());
+        return new Root(
+                root.token(),
+                root.artifacts().toJson(),
+                parsed.rootId(),
+                parsed.claims(0).expiresAt());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.spiffeidt.asserting.lsvid;
 
+import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
@@ -25,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
  * LSVID at the asserting workload (docs/formats/lsvid.md "Flows", mint): verifies the user's OAuth token and
  * the subject workload's LSVID (outermost issuer = the mTLS peer, by name and key; audience = this
  * workload; no delegation yet), then adds the delegation layer addressed to the peer ({@link
- * LsvidHop#mint}). Nothing is stored: the target verifies offline.
+ * LsvidHop#mint}). Nothing is stored: the target verifies offline. The mint endpoint is {@code
+ * /lsvid/mint}; {@code /lsvid/extendlsvid}, the original code's path, is an alias of it.
  */
 @RestController
 @RequestMapping("/lsvid")
@@ -42,9 +44,13 @@ public class LsvidAssertingController {
         this.hop = hop;
     }
 
-    @PostMapping("/extendlsvid")
+    /** The original code's path of the mint endpoint, kept as an alias of {@code /lsvid/mint}. */
+    public static final String ORIGINAL_MINT = "/extendlsvid";
+
+    /** Verifies the user and the subject workload's document, and adds the delegation layer. */
+    @PostMapping({RootAssertingController.MINT, ORIGINAL_MINT})
     @AllowedCallers(Role.SUBJECT_WL)
-    public LsvidExtendResponse extend(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
+    public LsvidExtendResponse mint(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, request.accessToken());
         Outgoing delegated = hop.mint(Received.of(request.lsvid()), caller, Grant.of(oauth, caller));
         log.debug("delegated LSVID for {} to {} (depth {})", oauth.subject(), caller.id(), delegated.depth());

@@ -1,5 +1,6 @@
 package io.spiffeidt.asserting.txntoken;
 
+import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
@@ -11,6 +12,7 @@ import io.spiffeidt.core.txntoken.TxnTokenVerifier;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
@@ -39,7 +41,8 @@ import org.springframework.web.bind.annotation.RestController;
  * draft's profile of RFC 8693 token exchange at {@code POST /txn-token/token} (the caller
  * authenticated by its SVID, draft §11.5; the subject workload exchanges an access token, the middle
  * tier a Txn-Token for its replacement, draft §13.15) and the service's JWKS at {@code GET
- * /txn-token/keys}.
+ * /txn-token/keys}. {@code POST /txn-token/mint} is the same endpoint under the name every mode's
+ * mint endpoint has; {@code /txn-token/token} is the draft's name, which its clients use.
  */
 @RestController
 @RequestMapping("/txn-token")
@@ -76,7 +79,9 @@ public class TxnTokenAssertingController {
      * MALFORMED} before anything is read from it, so no client learns to put a subject token in a URL
      * (and so in access logs).
      */
-    @PostMapping(value = "/token", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    @PostMapping(
+            value = {RootAssertingController.MINT, "/token"},
+            consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     @AllowedCallers({Role.SUBJECT_WL, Role.M_TIER})
     public ResponseEntity<TxnTokenResponse> token(
             @RequestParam MultiValueMap<String, String> form, Caller caller, HttpServletRequest request) {
@@ -108,7 +113,7 @@ public class TxnTokenAssertingController {
             log.debug("Txn-Token for {} to {}", user.subject(), caller.id());
         } else if (TxnTokenResponse.TXN_TOKEN_TYPE.equals(subjectTokenType)) {
             requireCaller(caller, Role.M_TIER, "replace a Txn-Token");
-            issued = hop.replace(minter, own, subjectToken, caller);
+            issued = hop.replace(minter, own, Received.of(subjectToken), caller);
             log.debug("replacement Txn-Token of {} to {}", issued.subject(), caller.id());
         } else {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "subject_token_type not accepted");

@@ -33,7 +33,7 @@ public class AnonModeMiddleTierController extends MiddleTierController<VerifiedA
     /** Verify, then extend unless switched off ({@code spiffeidt.anon-mode.extend}). */
     @Override
     protected Outgoing toTarget(Received received, Caller caller) {
-        Verified<VerifiedAnonMode> verified = hop.verify(received, caller);
+        Verified<VerifiedAnonMode> verified = verify(received, caller);
         return extend ? hop.forward(verified, Role.TARGET_WL) : verified.unchanged();
     }
 }

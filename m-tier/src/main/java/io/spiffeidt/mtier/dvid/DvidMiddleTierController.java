@@ -2,19 +2,15 @@ package io.spiffeidt.mtier.dvid;
 
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.mtier.api.MiddleTierController;
-import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.dvid.DvidHop;
-import io.spiffeidt.support.hop.Outgoing;
-import io.spiffeidt.support.hop.Received;
-import io.spiffeidt.support.identity.Role;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * DVID at the middle tier (docs/design.md, DVID row): validation at the asserting workload, then its
  * introspection and the proof check against the DVID's {@code dpa}/{@code dpr} ({@link
- * DvidHop#verifyIntrospected}: one call with the memo {@code oauth-proof} on, two with it off, as
+ * DvidHop#introspection()}: one call with the memo {@code oauth-proof} on, two with it off, as
  * in the original; {@code spiffeidt.dvid.introspect=false} validates only); the DVID is forwarded
  * unchanged.
  */
@@ -22,16 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/dvid")
 public class DvidMiddleTierController extends MiddleTierController<VerifiedDvid> {
 
-    private final boolean introspect;
-
     public DvidMiddleTierController(DownstreamClients clients, DvidHop hop, DvidMiddleTierProperties properties) {
-        super(clients, hop);
-        this.introspect = properties.introspect();
-    }
-
-    @Override
-    protected Outgoing toTarget(Received received, Caller caller) {
-        return hop.forward(
-                introspect ? hop.verifyIntrospected(received, caller) : hop.verify(received, caller), Role.TARGET_WL);
+        super(clients, hop, properties.introspect());
     }
 }

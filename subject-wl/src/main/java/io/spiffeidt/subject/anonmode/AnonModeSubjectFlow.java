@@ -28,7 +28,7 @@ import org.springframework.stereotype.Component;
  * session. Every use extends the kept root by one anonymous layer, signed with the key the root
  * hands over (its {@code s}), and sends it to the middle tier. Under the {@code thesis} pooling
  * profile two uses of one root are two different extensions of it, both valid (the fork property of
- * the scheme); otherwise a young extension is reused ({@link AnonModeHop#forwardRoot}).
+ * the scheme); otherwise a young extension is reused ({@link AnonModeHop#forward(String, Role)}).
  */
 @Component
 public class AnonModeSubjectFlow extends HopFlow {
@@ -42,8 +42,7 @@ public class AnonModeSubjectFlow extends HopFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted =
-                callAsserting("/anon-mode/schnorr-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
+        MintResponse minted = callAsserting(new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no Anon-Mode root");
         }
@@ -64,7 +63,7 @@ public class AnonModeSubjectFlow extends HopFlow {
     @Override
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
-        Outgoing extended = hop.forwardRoot(document.token(), Role.M_TIER);
+        Outgoing extended = hop.forward(document.token(), Role.M_TIER);
         return callMiddleTier(operation, extended, amount, idempotencyKey);
     }
 

@@ -9,7 +9,8 @@ import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.dvid.DvidHop;
-import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.IdempotencyKey;
@@ -35,10 +36,10 @@ public class DvidSubjectFlow extends HopFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted = callAsserting("/dvid/mint", new AccessTokenRequest(accessToken), MintResponse.class);
+        MintResponse minted = callAsserting(new AccessTokenRequest(accessToken), MintResponse.class);
         CompactJws dvid;
         try {
-            dvid = hop.read(minted.token());
+            dvid = hop.accept(Received.of(minted.token()));
         } catch (AssertionException e) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered a malformed DVID", e);
         }
@@ -53,6 +54,6 @@ public class DvidSubjectFlow extends HopFlow {
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         // a DVID goes on as minted: the subject workload neither verifies nor extends it
-        return callMiddleTier(operation, new Outgoing(document.token(), null, 1), amount, idempotencyKey);
+        return callMiddleTier(operation, hop.forward(document.token(), Role.M_TIER), amount, idempotencyKey);
     }
 }

@@ -17,6 +17,9 @@ import java.util.Optional;
  */
 public abstract class HopFlow implements SubjectFlow {
 
+    /** The asserting workload's mint endpoint, below the mode's prefix: the same in every mode. */
+    public static final String MINT = "/mint";
+
     private final Mode mode;
     private final DownstreamClients clients;
 
@@ -30,9 +33,13 @@ public abstract class HopFlow implements SubjectFlow {
         return mode;
     }
 
-    /** Posts {@code body} to the asserting workload's {@code path}, timed as {@code mint_call}. */
-    protected <T> T callAsserting(String path, Object body, Class<T> answer) {
-        return clients.client(mode, Role.ASSERTING_WL).post(Operation.MINT_CALL, path, body, answer);
+    /**
+     * Posts {@code body} to the asserting workload's mint endpoint, {@code /<mode>/mint} in every
+     * mode, timed as {@code mint_call}.
+     */
+    protected <T> T callAsserting(Object body, Class<T> answer) {
+        return clients.client(mode, Role.ASSERTING_WL)
+                .post(Operation.MINT_CALL, "/" + mode.pathSegment() + MINT, body, answer);
     }
 
     /**

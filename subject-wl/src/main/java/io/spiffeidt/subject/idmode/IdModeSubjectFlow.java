@@ -46,12 +46,12 @@ public class IdModeSubjectFlow extends HopFlow {
 
     @Override
     public MintedDocument mint(String accessToken) {
-        MintResponse minted =
-                callAsserting("/id-mode/ecdsa-assertion", new AccessTokenRequest(accessToken), MintResponse.class);
+        MintResponse minted = callAsserting(new AccessTokenRequest(accessToken), MintResponse.class);
         if (minted.token() == null || minted.artifacts() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
-        IdModeHop.KeptAnswer answer = keepVerified ? hop.verifyAnswerToKeep(minted.token(), minted.artifacts()) : null;
+        IdModeHop.KeptAnswer answer =
+                keepVerified ? hop.acceptToKeep(new Received(minted.token(), minted.artifacts())) : null;
         VerifiedIdMode root = answer != null ? answer.verified() : verify(minted.token(), minted.artifacts());
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");

@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
 /**
  * LSVID at the subject workload (docs/formats/lsvid.md "Flows"). Mint: the own base document (kept current
  * with the SVID) extended with {@code aud} = the asserting workload, sent with the user's access
- * token to {@code POST /lsvid/extendlsvid}; the answer is verified (delegation present, audience =
+ * token to {@code POST /lsvid/mint}; the answer is verified (delegation present, audience =
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
  * signed with the current SVID key. The document is kept decoded (the memo {@code subject-session})
  * and a young extension of it is reused ({@link LsvidHop#forward}, the memo {@code lsvid-extension});
@@ -51,12 +51,12 @@ public class LsvidSubjectFlow extends HopFlow {
     @Override
     public MintedDocument mint(String accessToken) {
         Outgoing request = hop.begin(Role.ASSERTING_WL);
-        LsvidExtendResponse answer = callAsserting(
-                "/lsvid/extendlsvid", new LsvidExtendRequest(accessToken, request.token()), LsvidExtendResponse.class);
+        LsvidExtendResponse answer =
+                callAsserting(new LsvidExtendRequest(accessToken, request.token()), LsvidExtendResponse.class);
         if (answer == null || answer.lsvid() == null) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no LSVID");
         }
-        Verified<Lsvid> minted = hop.accept(Received.of(answer.lsvid()), Role.ASSERTING_WL);
+        Verified<Lsvid> minted = hop.accept(Received.of(answer.lsvid()));
         if (answer.oauth() != null) {
             minted.delegation()
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());

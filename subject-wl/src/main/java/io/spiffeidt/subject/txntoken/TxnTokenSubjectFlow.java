@@ -8,6 +8,8 @@ import io.spiffeidt.subject.flow.HopFlow;
 import io.spiffeidt.subject.flow.MintedDocument;
 import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
+import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
 import io.spiffeidt.support.wire.AccountResponse;
 import io.spiffeidt.support.wire.IdempotencyKey;
@@ -37,7 +39,7 @@ public class TxnTokenSubjectFlow extends HopFlow {
         String token = hop.exchange(accessToken);
         CompactJws jws;
         try {
-            jws = hop.read(token);
+            jws = hop.accept(Received.of(token));
         } catch (AssertionException e) {
             throw new AssertionException(ErrorCode.MALFORMED, "the Txn-Token Service answered a malformed token", e);
         }
@@ -52,6 +54,6 @@ public class TxnTokenSubjectFlow extends HopFlow {
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
         // the token goes on as issued, in the Txn-Token header: verified at every tier after this one
-        return callMiddleTier(operation, TxnTokenHop.inHeader(document.token()), amount, idempotencyKey);
+        return callMiddleTier(operation, hop.forward(document.token(), Role.M_TIER), amount, idempotencyKey);
     }
 }

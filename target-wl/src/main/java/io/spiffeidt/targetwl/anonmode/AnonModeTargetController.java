@@ -3,8 +3,6 @@ package io.spiffeidt.targetwl.anonmode;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.anonmode.VerifiedAnonMode;
 import io.spiffeidt.support.anonmode.AnonModeHop;
-import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.targetwl.account.AccountOperations;
@@ -19,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  * concatenated verification of the whole token, then the root binding (step 5): the asserting
  * workload must know the root {@code P(0).R(0)} ({@code POST /anon-mode/introspect}) and its proof
  * must show an IdP-signed OAuth token for the root's {@code dpa}/{@code dpr} ({@link
- * AnonModeHop#verifyIntrospected}). The account is the root's {@code dpr}.
+ * AnonModeHop#introspection()}). The account is the root's {@code dpr}.
  *
  * <p>The path this mode reveals: the asserting workload (known from introspection), one entry per
  * hop, which is {@code anonymous} unless the hop wrote an {@code iid} (original-compatible runs
@@ -33,12 +31,7 @@ public class AnonModeTargetController extends TargetController<VerifiedAnonMode>
     static final String ANONYMOUS_HOP = "anonymous";
 
     public AnonModeTargetController(AccountOperations accounts, AnonModeHop hop) {
-        super(accounts, hop);
-    }
-
-    @Override
-    protected Verified<VerifiedAnonMode> verify(Received received, Caller caller) {
-        return hop.verifyIntrospected(received, caller);
+        super(accounts, hop, true);
     }
 
     /**

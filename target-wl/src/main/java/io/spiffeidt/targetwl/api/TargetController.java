@@ -3,7 +3,9 @@ package io.spiffeidt.targetwl.api;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.Hop;
+import io.spiffeidt.support.hop.Introspection;
 import io.spiffeidt.support.hop.Received;
+import io.spiffeidt.support.hop.RequestHeaders;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.AccountResponse;
@@ -13,8 +15,7 @@ import io.spiffeidt.targetwl.account.AccountOperations;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import java.util.List;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.server.ServletServerHttpRequest;
+import java.util.Optional;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -22,7 +23,8 @@ import org.springframework.web.bind.annotation.RequestHeader;
 /**
  * The target's protocol, the same in every mode (docs/design.md "The hop contract"): receive what the
  * middle tier sent ({@link Hop#receive}: the body's document, or a baseline's header), verify it
- * ({@link #verify}), then serve the account of the verified delegation with the
+ * ({@link Hop#verify}, or with the hop's {@link Hop#introspection()} where the mode's controller asks
+ * for it), then serve the account of the verified delegation with the
  * path the mode reveals ({@link #path}). Each mode's controller ({@code @RequestMapping("/<mode>")})
  * extends this class with its hop.
  *
@@ -35,16 +37,33 @@ public abstract class TargetController<D> {
     /** The mode's hop. */
     protected final Hop<D> hop;
 
+    private final Optional<Introspection<D>> introspection;
+
+    /** A target that verifies with {@link Hop#verify} alone. */
     protected TargetController(AccountOperations accounts, Hop<D> hop) {
+        this(accounts, hop, false);
+    }
+
+    /**
+     * @param introspects whether the target binds the root to the asserting workload too ({@link
+     *     Hop#introspection()}, which the mode must have)
+     */
+    protected TargetController(AccountOperations accounts, Hop<D> hop, boolean introspects) {
         this.accounts = accounts;
         this.hop = hop;
+        this.introspection = introspects ? Optional.of(introspectionOf(hop)) : Optional.empty();
+    }
+
+    private static <D> Introspection<D> introspectionOf(Hop<D> hop) {
+        return hop.introspection()
+                .orElseThrow(() -> new IllegalStateException(hop.mode().pathSegment() + " has no introspection"));
     }
 
     @PostMapping("/balance")
     @AllowedCallers(Role.M_TIER)
     public AccountResponse balance(
             @Valid @RequestBody DocumentRequest request, HttpServletRequest servletRequest, Caller caller) {
-        Verified<D> verified = verify(hop.receive(request, headers(servletRequest)), caller);
+        Verified<D> verified = verify(hop.receive(request, RequestHeaders.of(servletRequest)), caller);
         return accounts.balance(hop.mode(), verified.delegation(), path(verified));
     }
 
@@ -55,7 +74,7 @@ public abstract class TargetController<D> {
             @RequestHeader(value = IdempotencyKey.HEADER, required = false) String idempotencyKey,
             HttpServletRequest servletRequest,
             Caller caller) {
-        Verified<D> verified = verify(hop.receive(request, headers(servletRequest)), caller);
+        Verified<D> verified = verify(hop.receive(request, RequestHeaders.of(servletRequest)), caller);
         return accounts.deposit(
                 hop.mode(),
                 verified.delegation(),
@@ -64,20 +83,11 @@ public abstract class TargetController<D> {
                 path(verified));
     }
 
-    /** Every check of the mode at the target: by default {@link Hop#verify}. */
-    protected Verified<D> verify(Received received, Caller caller) {
-        return hop.verify(received, caller);
+    /** Every check of the mode at the target: the hop's verification, with its introspection where asked for. */
+    private Verified<D> verify(Received received, Caller caller) {
+        return introspection.isPresent() ? introspection.get().verify(received, caller) : hop.verify(received, caller);
     }
 
     /** The call path the mode reveals, ending with this workload. */
     protected abstract List<String> path(Verified<D> verified);
-
-    /**
-     * The request's headers as a view that reads a header when the hop asks for it: a mode without a
-     * document reads one, the others none (an {@code HttpHeaders} parameter copied every header into
-     * a case-insensitive map on every request).
-     */
-    private static HttpHeaders headers(HttpServletRequest request) {
-        return new ServletServerHttpRequest(request).getHeaders();
-    }
 }

@@ -1,8 +1,6 @@
 package io.spiffeidt.targetwl.idmode;
 
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.targetwl.account.AccountOperations;
@@ -15,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * ID-Mode at the target (docs/design.md, ID-Mode row): verifies the whole chain and its presenter (the
  * mTLS peer, by SPIFFE ID and key), introspects the root at the asserting workload and checks the
- * proof against the root's {@code dpa}/{@code dpr} ({@link IdModeHop#verifyIntrospected}; off with
+ * proof against the root's {@code dpa}/{@code dpr} ({@link IdModeHop#introspection()}; off with
  * {@code spiffeidt.target.id-mode.introspect=false}), then serves the account of {@code dpr} with the
  * verified path (the issuers from the asserting workload outwards, then this workload).
  */
@@ -23,16 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/id-mode")
 public class IdModeTargetController extends TargetController<VerifiedIdMode> {
 
-    private final boolean introspect;
-
     public IdModeTargetController(AccountOperations accounts, IdModeHop hop, IdModeTargetProperties properties) {
-        super(accounts, hop);
-        this.introspect = properties.introspect();
-    }
-
-    @Override
-    protected Verified<VerifiedIdMode> verify(Received received, Caller caller) {
-        return introspect ? hop.verifyIntrospected(received, caller) : hop.verify(received, caller);
+        super(accounts, hop, properties.introspect());
     }
 
     @Override

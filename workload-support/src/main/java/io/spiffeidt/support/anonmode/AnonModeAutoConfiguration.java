@@ -1,6 +1,5 @@
 package io.spiffeidt.support.anonmode;
 
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
 import io.spiffeidt.support.hop.HopParts;
@@ -20,16 +19,7 @@ public class AnonModeAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public AnonModeHop anonModeHop(HopParts parts, VerifiedProofs verifiedProofs, AnonModeProperties properties) {
-        AnonModeHop hop = new AnonModeHop(
-                parts.identity(),
-                parts.provider(),
-                parts.profile(),
-                parts.limits(),
-                parts.timeRules(),
-                properties.includeIid(),
-                parts.memos());
-        hop.proofs().useVerifiedProofs(verifiedProofs);
-        return parts.connect(hop);
+    public AnonModeHop anonModeHop(HopParts parts, AnonModeProperties properties) {
+        return new AnonModeHop(parts, properties.includeIid());
     }
 }

@@ -17,6 +17,6 @@ public class BearerForwardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public BearerForwardHop bearerForwardHop(HopParts parts, OAuthTokenVerifier oauth) {
-        return parts.connect(new BearerForwardHop(parts.identity(), oauth));
+        return new BearerForwardHop(parts, oauth);
     }
 }

@@ -8,11 +8,12 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Forwarding;
+import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.oauth.InvalidAccessTokenException;
 import io.spiffeidt.support.oauth.MissingAccessTokenException;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
@@ -34,7 +35,7 @@ import org.springframework.http.HttpHeaders;
  *
  * <p>Thread safety: thread safe.
  */
-public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken> {
+public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken, Void> {
 
     /** RFC 6750 section 2.1: {@code Bearer} and one {@code b64token}. */
     private static final Pattern CREDENTIALS = Pattern.compile("(?i:bearer) +[A-Za-z0-9\\-._~+/]+=*");
@@ -42,17 +43,22 @@ public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken> {
     private final OAuthTokenVerifier oauth;
 
     /**
-     * @param identity this workload's identity
+     * A hop whose checks are the access token verifier's (timed as {@code oauth_verify}, not as
+     * {@code validate}).
+     *
      * @param oauth the access token verifier of this workload (its issuers and their audience)
      */
-    public BearerForwardHop(WorkloadIdentity identity, OAuthTokenVerifier oauth) {
-        super(Mode.BEARER_FORWARD, identity);
+    public BearerForwardHop(HopParts parts, OAuthTokenVerifier oauth) {
+        super(Mode.BEARER_FORWARD, parts, Forwarding.REWRITES, false);
         this.oauth = Objects.requireNonNull(oauth, "oauth");
     }
 
-    /** The subject workload's step: the user's access token, as the user presented it, for {@code next}. */
-    public Outgoing begin(String accessToken, Role next) {
-        return headerFor(accessToken);
+    /**
+     * The subject workload's step for the access token it keeps: the token as the user presented it,
+     * for {@code next}, its size recorded.
+     */
+    public Outgoing forward(String accessToken, Role next) {
+        return recorded(headerFor(accessToken));
     }
 
     /**
@@ -96,7 +102,7 @@ public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken> {
      * @throws AssertionException UPSTREAM_UNAVAILABLE when the IdP's keys cannot be had
      */
     @Override
-    public Verified<VerifiedOAuthToken> verify(Received received, Caller caller) {
+    protected Verified<VerifiedOAuthToken> check(Received received, Caller caller, Void none) {
         VerifiedOAuthToken token = oauth.verify(Mode.BEARER_FORWARD, received.token());
         Delegation delegation = new Delegation(token.issuer(), token.subject(), token.issuer());
         VerifiedResult result = new VerifiedResult(
@@ -110,12 +116,11 @@ public class BearerForwardHop extends AbstractHop<VerifiedOAuthToken> {
 
     /** The token as received, unchanged, for {@code next}. */
     @Override
-    public Outgoing forward(Verified<VerifiedOAuthToken> verified, Role next) {
+    protected Outgoing onward(Verified<VerifiedOAuthToken> verified, Role next) {
         return headerFor(verified.received().token());
     }
 
-    private Outgoing headerFor(String accessToken) {
-        recordSize(1, accessToken.length());
+    private static Outgoing headerFor(String accessToken) {
         return Outgoing.inHeader(accessToken, HttpHeaders.AUTHORIZATION, "Bearer " + accessToken);
     }
 }

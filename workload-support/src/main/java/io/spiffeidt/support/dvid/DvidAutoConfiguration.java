@@ -1,6 +1,5 @@
 package io.spiffeidt.support.dvid;
 
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
 import io.spiffeidt.support.hop.HopParts;
@@ -18,10 +17,7 @@ public class DvidAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public DvidHop dvidHop(HopParts parts, VerifiedProofs verifiedProofs) {
-        DvidHop hop = new DvidHop(
-                parts.identity(), parts.provider(), parts.profile(), parts.limits(), parts.timeRules(), parts.memos());
-        hop.proofs().useVerifiedProofs(verifiedProofs);
-        return parts.connect(hop);
+    public DvidHop dvidHop(HopParts parts) {
+        return new DvidHop(parts);
     }
 }

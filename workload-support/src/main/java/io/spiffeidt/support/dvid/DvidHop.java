@@ -1,11 +1,6 @@
 package io.spiffeidt.support.dvid;
 
-import io.spiffeidt.core.Delegation;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
@@ -17,17 +12,17 @@ import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.core.memo.MemoSettings;
-import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.zkp.IdpKeyResolver;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClient;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Forwarding;
+import io.spiffeidt.support.hop.HopParts;
+import io.spiffeidt.support.hop.Introspection;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.oauth.ProofCheck;
 import io.spiffeidt.support.wire.IntrospectRequest;
@@ -36,6 +31,8 @@ import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.security.Provider;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One workload's part of DVID (docs/formats/dvid.md "Flows"): the settings pinned to the asserting
@@ -45,14 +42,15 @@ import java.time.Duration;
  *
  * <p>The {@link io.spiffeidt.support.hop.Hop} verbs: {@link #verify(Received, Caller)} (at the
  * target: here with the asserting workload's keys when {@link #validatesLocally()}, else at the
- * asserting workload's {@code /dvid/validate}; at the middle tier: always there), {@link
- * #verifyIntrospected} (the middle tier's validation and introspection, one call when {@link
- * #introspectsInOneCall()}), {@link #forward(Verified, Role)} (the DVID unchanged), and at the
- * asserting workload {@link #mint} and {@link #validate}.
+ * asserting workload's {@code /dvid/validate}, whose answer is {@link #consult}ed first; at the
+ * middle tier: always there), {@link #introspection()} (the middle tier's validation and
+ * introspection, one call when {@link #introspectsInOneCall()}), {@link #forward(Verified, Role)}
+ * (the DVID unchanged), at the subject workload {@link #accept} and at the asserting workload
+ * {@link #mint} and {@link #validate}.
  *
  * <p>Thread safety: thread safe.
  */
-public class DvidHop extends AbstractHop<VerifiedDvid> {
+public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
 
     /** The memo of the asserting workload's key set: on, a tier verifies DVIDs itself. */
     public static final String KEYS_MEMO = "dvid-keys";
@@ -62,29 +60,30 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
 
     private final Provider provider;
     private final DvidSettings settings;
+    private final Optional<Introspection<VerifiedDvid>> introspection = Optional.of(new Introspected());
 
     /** The verifier of {@link #validatesLocally()}, built at the first use. */
     private volatile DvidVerifier here;
 
-    public DvidHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            Memos memos) {
-        super(Mode.DVID, identity);
-        this.keysMemo = memos.settings(KEYS_MEMO);
-        this.provider = provider.provider();
+    public DvidHop(HopParts parts) {
+        super(Mode.DVID, parts, Forwarding.RELAYS);
+        this.keysMemo = parts.memos().settings(KEYS_MEMO);
+        this.provider = parts.provider().provider();
         this.settings = new DvidSettings(
-                identity.idOf(Role.ASSERTING_WL),
-                identity.self().trustDomain(),
+                parts.identity().idOf(Role.ASSERTING_WL),
+                parts.identity().self().trustDomain(),
                 DvidAlgorithm.RS256,
-                profile,
-                limits,
-                timeRules,
+                parts.profile(),
+                parts.limits(),
+                parts.timeRules(),
                 DvidSettings.DEFAULT_ZKP_ROUNDS);
-        this.proofCheck = new ProofCheck(Mode.DVID, settings.profile(), settings.limits(), this.provider);
+        this.proofCheck = new ProofCheck(
+                Mode.DVID,
+                settings.profile(),
+                settings.limits(),
+                this.provider,
+                parts.verifiedProofs(),
+                parts.services().metrics());
     }
 
     /**
@@ -93,7 +92,7 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
      * target, while the memo {@value #KEYS_MEMO} is on (docs/formats/dvid.md §6, "Where a DVID is
      * verified"). With it off every DVID is validated remotely, as in the original.
      */
-    public boolean validatesLocally() {
+    boolean validatesLocally() {
         return verifiesLocally() && self().equals(idOf(Role.TARGET_WL));
     }
 
@@ -103,11 +102,6 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
      */
     public boolean verifiesLocally() {
         return keysMemo.remembers();
-    }
-
-    /** The verification settings, pinned to the asserting workload. */
-    public DvidSettings settings() {
-        return settings;
     }
 
     /**
@@ -126,26 +120,6 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
     }
 
     /**
-     * Accepts the asserting workload's answer to {@code /dvid/validate} (the middle tier's and the
-     * target's verification): its {@code sub} must be the subject workload.
-     */
-    public VerifiedDvid acceptValidation(ValidateResponse answer) {
-        return RemoteValidation.accept(answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
-    }
-
-    /**
-     * A verifier of DVIDs with this hop's settings (the pinned asserting workload) and provider, for
-     * a tier that verifies them itself instead of asking the asserting workload (docs/formats/dvid.md
-     * §6, "Where a DVID is verified").
-     *
-     * @param keys the asserting workload's keys, usually a {@link DvidKeySet}
-     * @param idpKeys the IdP's keys, for a DVID that embeds its proof
-     */
-    public DvidVerifier verifier(DvidKeyResolver keys, IdpKeyResolver idpKeys) {
-        return new DvidVerifier(settings, provider, keys, idpKeys);
-    }
-
-    /**
      * Whether the middle tier introspects a DVID in one call, offering the digest of the proof it
      * holds (the memo {@code oauth-proof} on), rather than in two, as the original did.
      */
@@ -154,44 +128,52 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
     }
 
     /**
-     * Verifies {@code token} here, for this workload, with a verifier from {@link #verifier}: the
-     * same checks the asserting workload's {@code /dvid/validate} runs, and the rule of {@link
-     * #acceptValidation} (its {@code sub} must be the subject workload).
+     * The subject workload's reading of the DVID the asserting workload answered, to show it and to
+     * know when to mint again: parsed, not verified (the middle tier has it validated).
      */
-    public VerifiedDvid verifyHere(DvidVerifier verifier, String token) {
-        return RemoteValidation.accept(verifier.verify(token, identity.self()), identity.idOf(Role.SUBJECT_WL));
+    public CompactJws accept(Received answer) {
+        return CompactJws.parse(answer.token());
     }
 
     /**
-     * The check of introspection proofs for this mode (a memo of verified proofs is set on it by the
-     * auto-configuration; none by default: every proof is verified in full).
+     * The subject workload's step for a DVID it keeps: it goes to {@code next} as minted (the
+     * subject workload neither verifies nor extends it); nothing is timed.
      */
-    public ProofCheck proofs() {
-        return proofCheck;
+    public Outgoing forward(String kept, Role next) {
+        return new Outgoing(kept, null, 1);
     }
 
-    /** Reads a DVID received from the asserting workload, for display; nothing is verified. */
-    public CompactJws read(String token) {
-        return CompactJws.parse(token);
+    /**
+     * Asks the asserting workload's {@code /dvid/validate} ({@code validate_call}) unless this
+     * workload {@link #validatesLocally()}.
+     */
+    @Override
+    protected ValidateResponse consult(Received received, Caller caller) {
+        if (validatesLocally()) {
+            return null;
+        }
+        return asserting()
+                .post(
+                        Operation.VALIDATE_CALL,
+                        "/dvid/validate",
+                        ValidateRequest.of(received.token()),
+                        ValidateResponse.class);
     }
 
     /**
      * Verifies a DVID {@code caller} forwarded, for this workload: here when {@link
-     * #validatesLocally()} ({@code validate}), else at the asserting workload ({@code
-     * validate_call}) whose answer is accepted ({@code validate}); either way its {@code sub} must be
-     * the subject workload. The caller is not bound: a DVID names its subject, not its bearer.
+     * #validatesLocally()}, else the asserting workload's {@code answer} is accepted; either way its
+     * {@code sub} must be the subject workload. The caller is not bound: a DVID names its subject, not
+     * its bearer.
      */
     @Override
-    public Verified<VerifiedDvid> verify(Received received, Caller caller) {
-        String token = received.token();
-        if (validatesLocally()) {
-            DvidVerifier verifier = localVerifier();
-            VerifiedDvid dvid = timeValidate(received, () -> verifyHere(verifier, token), d -> 1);
-            return new Verified<>(dvid, dvid.result(), received);
-        }
-        ValidateResponse validated = asserting()
-                .post(Operation.VALIDATE_CALL, "/dvid/validate", ValidateRequest.of(token), ValidateResponse.class);
-        return accepted(validated, received);
+    protected Verified<VerifiedDvid> check(Received received, Caller caller, ValidateResponse answer) {
+        VerifiedDvid dvid = answer == null
+                ? RemoteValidation.accept(
+                        localVerifier().verify(received.token(), identity.self()), identity.idOf(Role.SUBJECT_WL))
+                : RemoteValidation.accept(
+                        answer.result(), answer.jti(), answer.subject(), identity.idOf(Role.SUBJECT_WL));
+        return new Verified<>(dvid, dvid.result(), received);
     }
 
     /**
@@ -201,64 +183,27 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
      * #introspectsInOneCall()} (the proof held for the DVID offered by digest), else two.
      */
     @Override
-    public Verified<VerifiedDvid> verifyIntrospected(Received received, Caller caller) {
-        String token = received.token();
-        DownstreamClient asserting = asserting();
-        java.util.function.Function<String, IntrospectionAnswer> introspection = offered ->
-                asserting.post("/dvid/introspect", IntrospectRequest.of(token, offered), IntrospectionAnswer.class);
-        if (introspectsInOneCall()) {
-            ProofCheck.Offer offer = proofCheck.offer(token);
-            ValidateResponse validated = asserting.post(
-                    Operation.VALIDATE_CALL,
-                    "/dvid/validate",
-                    ValidateRequest.introspecting(token, offer.digest()),
-                    ValidateResponse.class);
-            Verified<VerifiedDvid> verified = accepted(validated, received);
-            Delegation delegation = verified.delegation();
-            proofCheck.check(
-                    token,
-                    delegation,
-                    services().requireIdpKeys(),
-                    metrics(),
-                    offer,
-                    validated.introspection(),
-                    introspection);
-            return verified;
-        }
-        ValidateResponse validated = asserting.post(
-                Operation.VALIDATE_CALL, "/dvid/validate", ValidateRequest.of(token), ValidateResponse.class);
-        Verified<VerifiedDvid> verified = accepted(validated, received);
-        proofCheck.introspect(token, verified.delegation(), services().requireIdpKeys(), metrics(), introspection);
-        return verified;
+    public Optional<Introspection<VerifiedDvid>> introspection() {
+        return introspection;
     }
 
     /** A DVID is never extended: what goes to {@code next} is the DVID as received. */
     @Override
-    public Outgoing forward(Verified<VerifiedDvid> verified, Role next) {
+    protected Outgoing onward(Verified<VerifiedDvid> verified, Role next) {
         return verified.unchanged();
     }
 
-    /**
-     * The asserting workload's step: mints with {@code minter} (its key), timed as {@code mint}, the
-     * size recorded.
-     */
+    /** The asserting workload's step: mints with {@code minter} (its key), timed as {@code mint}, the size recorded. */
     public Dvid mint(DvidMinter minter, DvidMintRequest request) {
-        Dvid dvid = timeProduced(Operation.MINT, () -> minter.mint(request), d -> 1, d -> d.token()
-                .length());
-        return dvid;
+        return new Minting(minter).run(request);
     }
 
     /**
      * The asserting workload's {@code /dvid/validate}: {@code verifier} (its own keys) for {@code
-     * audience} (the caller), timed as {@code validate}.
+     * caller} as audience, timed as {@code validate}.
      */
-    public VerifiedDvid validate(DvidVerifier verifier, String token, SpiffeId audience) {
-        return timeValidate(Received.of(token), () -> verifier.verify(token, audience), d -> 1);
-    }
-
-    private Verified<VerifiedDvid> accepted(ValidateResponse validated, Received received) {
-        VerifiedDvid dvid = timeValidate(received, () -> acceptValidation(validated), d -> 1);
-        return new Verified<>(dvid, dvid.result(), received);
+    public VerifiedDvid validate(DvidVerifier verifier, Received received, Caller caller) {
+        return new Validation(verifier).run(received, caller);
     }
 
     private DownstreamClient asserting() {
@@ -289,5 +234,78 @@ public class DvidHop extends AbstractHop<VerifiedDvid> {
             }
         }
         return verifier;
+    }
+
+    /** A verifier of DVIDs with this hop's settings (the pinned asserting workload) and provider. */
+    DvidVerifier verifier(DvidKeyResolver keys, IdpKeyResolver idpKeys) {
+        return new DvidVerifier(settings, provider, keys, idpKeys);
+    }
+
+    /** Validation and introspection, in one call or two. */
+    private final class Introspected implements Introspection<VerifiedDvid> {
+
+        @Override
+        public Verified<VerifiedDvid> verify(Received received, Caller caller) {
+            String token = received.token();
+            DownstreamClient asserting = asserting();
+            Function<String, IntrospectionAnswer> introspect = offered ->
+                    asserting.post("/dvid/introspect", IntrospectRequest.of(token, offered), IntrospectionAnswer.class);
+            IdpKeyResolver idpKeys = services().requireIdpKeys();
+            if (introspectsInOneCall()) {
+                ProofCheck.Offer offer = proofCheck.offer(token);
+                ValidateResponse validated = asserting.post(
+                        Operation.VALIDATE_CALL,
+                        "/dvid/validate",
+                        ValidateRequest.introspecting(token, offer.digest()),
+                        ValidateResponse.class);
+                Verified<VerifiedDvid> verified = checked(received, caller, validated);
+                proofCheck.check(token, verified.delegation(), idpKeys, offer, validated.introspection(), introspect);
+                return verified;
+            }
+            Verified<VerifiedDvid> verified = DvidHop.this.verify(received, caller);
+            proofCheck.introspect(token, verified.delegation(), idpKeys, introspect);
+            return verified;
+        }
+    }
+
+    /** The asserting workload's mint with its key. */
+    private final class Minting extends Production<DvidMintRequest, Dvid> {
+
+        private final DvidMinter minter;
+
+        Minting(DvidMinter minter) {
+            super(Operation.MINT);
+            this.minter = minter;
+        }
+
+        @Override
+        protected Dvid make(DvidMintRequest request) {
+            return minter.mint(request);
+        }
+
+        @Override
+        protected int depthOf(Dvid made) {
+            return 1;
+        }
+
+        @Override
+        protected int charactersOf(Dvid made) {
+            return made.token().length();
+        }
+    }
+
+    /** The asserting workload's validation with its own keys, for the caller as audience. */
+    private final class Validation extends Check<VerifiedDvid> {
+
+        private final DvidVerifier verifier;
+
+        Validation(DvidVerifier verifier) {
+            this.verifier = verifier;
+        }
+
+        @Override
+        protected VerifiedDvid apply(Received received, Caller caller) {
+            return verifier.verify(received.token(), caller.id());
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.DocumentRequest;
+import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -15,10 +16,11 @@ import org.springframework.http.HttpHeaders;
  * tier's controller reads as the protocol ({@link #verify}, maybe {@link #forward}, call the next
  * tier, answer) and holds no cache, no timing and no choice of strategy.
  *
- * <p>Each verb times its own work ({@code spiffeidt.operation}: {@code validate}, {@code extend},
- * and the downstream calls a mode's verification makes, e.g. DVID's {@code validate_call}) and
- * {@link #forward} records the size of what it forwards ({@code spiffeidt.document.size}); the
- * entries of the {@code Server-Timing} header follow from the timers.
+ * <p>The verbs are timed by the protocol's one base, {@link AbstractHop} ({@code spiffeidt.operation}:
+ * {@code validate}, {@code extend}; the downstream calls a mode's verification makes, e.g. DVID's
+ * {@code validate_call}, are timed by the client), and {@link #forward} records the size of what it
+ * writes ({@code spiffeidt.document.size}); the entries of the {@code Server-Timing} header follow
+ * from the timers.
  *
  * <p>Thread safety: implementations are thread safe.
  *
@@ -54,23 +56,19 @@ public interface Hop<D> {
      * bound to the outermost layer where the mode binds a presenter), with this workload as
      * audience: offline (LSVID, ID-Mode, Anon-Mode) or as the mode verifies it (DVID: at the
      * asserting workload, or here with its keys). The binding of the root to the asserting workload
-     * by introspection is {@link #verifyIntrospected}.
+     * by introspection is {@link #introspection()}.
      *
      * @throws AssertionException with the code of the first failed check
      */
     Verified<D> verify(Received received, Caller caller);
 
     /**
-     * {@link #verify}, then the root's binding to the asserting workload: its introspection record
-     * of the root and the proof that it holds an IdP-signed OAuth token of the verified {@code
-     * dpa}/{@code dpr}, under the IdP key this workload resolves itself. LSVID has none (its
-     * delegation layer is verified offline).
-     *
-     * @throws AssertionException as {@link #verify}, or the introspection's code
-     * @throws UnsupportedOperationException for a mode without introspection
+     * The root's binding to the asserting workload, where the mode has it (DVID, ID-Mode,
+     * Anon-Mode); empty where it has none (LSVID verifies its delegation layer offline; the
+     * baselines have no root).
      */
-    default Verified<D> verifyIntrospected(Received received, Caller caller) {
-        throw new UnsupportedOperationException(mode().pathSegment() + " has no introspection");
+    default Optional<Introspection<D>> introspection() {
+        return Optional.empty();
     }
 
     /**

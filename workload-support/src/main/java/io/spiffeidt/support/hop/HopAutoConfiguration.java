@@ -4,6 +4,7 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.client.ClientAutoConfiguration;
 import io.spiffeidt.support.client.DownstreamClients;
@@ -23,8 +24,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * The {@link HopServices} every mode's hop is connected to: this workload's operation metrics, its
- * downstream clients and the IdP keys its OAuth verifier resolves.
+ * What every mode's hop is built from ({@link HopParts}), with the {@link HopServices} it records
+ * into and calls through: this workload's operation metrics, its downstream clients and the IdP keys
+ * its OAuth verifier resolves.
  */
 @AutoConfiguration(
         after = {
@@ -64,7 +66,8 @@ public class HopAutoConfiguration {
             Limits limits,
             TimeRules timeRules,
             Memos memos,
+            VerifiedProofs verifiedProofs,
             HopServices services) {
-        return new HopParts(identity, provider, profile, limits, timeRules, memos, services);
+        return new HopParts(identity, provider, profile, limits, timeRules, memos, verifiedProofs, services);
     }
 }

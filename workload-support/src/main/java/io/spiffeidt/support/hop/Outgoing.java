@@ -47,6 +47,14 @@ public record Outgoing(String token, String artifacts, int depth, Map<String, St
     }
 
     /**
+     * The characters of the token and the artifacts: the size {@code spiffeidt.document.size} records
+     * of what a hop wrote.
+     */
+    public int characters() {
+        return token.length() + (artifacts == null ? 0 : artifacts.length());
+    }
+
+    /**
      * The characters of the document the headers carry (the token, not the header's scheme), as the
      * downstream client counts it for {@code spiffeidt.http.client.document.size}; -1 when they
      * carry none (the body carries the document, or only the caller's word travels).

@@ -26,6 +26,11 @@ public record Received(String token, String artifacts) {
         return new Received(token, null);
     }
 
+    /** The characters of the token and the artifacts: the document's size as received. */
+    public int characters() {
+        return token.length() + (artifacts == null ? 0 : artifacts.length());
+    }
+
     @Override
     public String toString() {
         return "Received[<" + token.length() + " chars>]";

@@ -1,6 +1,5 @@
 package io.spiffeidt.support.idmode;
 
-import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
 import io.spiffeidt.support.hop.HopParts;
@@ -18,10 +17,7 @@ public class IdModeAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public IdModeHop idModeHop(HopParts parts, VerifiedProofs verifiedProofs) {
-        IdModeHop hop = new IdModeHop(
-                parts.identity(), parts.provider(), parts.profile(), parts.limits(), parts.timeRules(), parts.memos());
-        hop.proofs().useVerifiedProofs(verifiedProofs);
-        return parts.connect(hop);
+    public IdModeHop idModeHop(HopParts parts) {
+        return new IdModeHop(parts);
     }
 }

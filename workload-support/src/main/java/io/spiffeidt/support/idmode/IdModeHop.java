@@ -9,7 +9,6 @@ import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModeArtifacts;
 import io.spiffeidt.core.idmode.IdModeCredentials;
 import io.spiffeidt.core.idmode.IdModeExtender;
@@ -19,11 +18,12 @@ import io.spiffeidt.core.idmode.IdModeSettings;
 import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.core.idmode.IdModeVerifier;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Forwarding;
 import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.HopParts;
+import io.spiffeidt.support.hop.Introspection;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -49,13 +49,13 @@ import java.util.Optional;
  * One workload's part of ID-Mode (docs/formats/id-mode.md "Flows"): the strict verifier pinned to the
  * asserting workload (for the current trust bundles), and layers signed with the current X.509-SVID
  * key and chain, taken from one SVID snapshot. The {@link io.spiffeidt.support.hop.Hop} verbs:
- * {@link #verify(Received, Caller)} and {@link #verifyIntrospected} at the middle tier and the
+ * {@link #verify(Received, Caller)} and {@link #introspection()} at the middle tier and the
  * target, {@link #forward(Verified, Role)}, {@link #mint} at the asserting workload, {@link
- * #accept} at the subject workload.
+ * #accept} and {@link #forward(VerifiedIdMode, Role)} at the subject workload.
  *
  * <p>Thread safety: thread safe; the SVID is read on every signature (it rotates).
  */
-public class IdModeHop extends AbstractHop<VerifiedIdMode> {
+public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
 
     private final ProofCheck proofCheck;
 
@@ -64,9 +64,11 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     private final TimeRules timeRules;
     private final IdModeVerifier verifier;
     private final SvidBound<IdModeCredentials> credentials;
-    private final Provider rsaProvider;
-    private final VerificationProfile profile;
     private final ReusedExtensions<SameToken, Forwarded> extensions;
+    private final Optional<Introspection<VerifiedIdMode>> introspection = Optional.of(new Introspected());
+    private final Answers answers = new Answers();
+    private final KeptAnswers keptAnswers = new KeptAnswers();
+    private final KeptExtension keptExtension = new KeptExtension();
 
     /** The memo of the extensions this hop signed. */
     public static final String EXTENSION_MEMO = "idmode-extension";
@@ -78,35 +80,34 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     private record SameToken(String token, List<List<String>> artifacts, SpiffeId audience) {}
 
     /**
-     * A hop.
-     *
-     * @param memos makes the hop's memos: {@value #EXTENSION_MEMO} (whether {@link #forward} reuses
-     *     a young extension of the same token for the same audience instead of signing a new one) and
-     *     the verifier's (see {@link IdModeVerifier#IdModeVerifier(IdModeSettings, Provider, Memos)})
+     * A hop, with the memos of {@code parts}: {@value #EXTENSION_MEMO} (whether {@link #forward}
+     * reuses a young extension of the same token for the same audience instead of signing a new one)
+     * and the verifier's (see {@link IdModeVerifier}).
      */
-    public IdModeHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            Memos memos) {
-        super(Mode.ID_MODE, identity);
-        this.provider = provider.provider();
-        this.limits = limits;
-        this.timeRules = timeRules;
-        this.extensions = new ReusedExtensions<>(memos, EXTENSION_MEMO);
+    public IdModeHop(HopParts parts) {
+        super(Mode.ID_MODE, parts, Forwarding.EXTENDS);
+        WorkloadIdentity identity = parts.identity();
+        this.provider = parts.provider().provider();
+        this.limits = parts.limits();
+        this.timeRules = parts.timeRules();
+        this.extensions = new ReusedExtensions<>(parts.memos(), EXTENSION_MEMO);
         this.verifier = new IdModeVerifier(
-                new IdModeSettings(identity.idOf(Role.ASSERTING_WL), identity::bundleFor, profile, limits, timeRules),
+                new IdModeSettings(
+                        identity.idOf(Role.ASSERTING_WL), identity::bundleFor, parts.profile(), limits, timeRules),
                 this.provider,
-                memos);
+                parts.memos());
         this.credentials =
                 new SvidBound<>(identity, svid -> IdModeCredentials.of(svid.getPrivateKey(), svid.getChain()));
         // the IdP key of an introspection proof is RSA: with the SunEC choice, the JDK provider
         // that has RSA checks it
-        this.rsaProvider = provider.signature("SHA256withRSA").getProvider();
-        this.profile = profile;
-        this.proofCheck = new ProofCheck(Mode.ID_MODE, profile, limits, rsaProvider);
+        Provider rsaProvider = parts.provider().signature("SHA256withRSA").getProvider();
+        this.proofCheck = new ProofCheck(
+                Mode.ID_MODE,
+                parts.profile(),
+                limits,
+                rsaProvider,
+                parts.verifiedProofs(),
+                parts.services().metrics());
     }
 
     /** The verifier (pinned to the asserting workload). */
@@ -126,7 +127,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * @throws AssertionException {@link ErrorCode#MALFORMED} when the artifacts are missing, else as
      *     the verifier
      */
-    public VerifiedIdMode verify(String token, String artifacts, Presenter presenter) {
+    VerifiedIdMode verify(String token, String artifacts, Presenter presenter) {
         return verifier.verifyEncoded(token, artifacts, self(), presenter);
     }
 
@@ -134,7 +135,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * Every check but the presenter binding: for a token this workload received as an answer over a
      * client connection that authorized the answering peer's SPIFFE ID.
      */
-    public VerifiedIdMode verifyAnswer(String token, String artifacts) {
+    VerifiedIdMode verifyAnswer(String token, String artifacts) {
         return verifier.verifyEncodedWithoutPresenter(token, artifacts, self());
     }
 
@@ -143,9 +144,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * as {@code validate}.
      */
     public Verified<VerifiedIdMode> accept(Received answer) {
-        VerifiedIdMode verified =
-                timeValidate(answer, () -> verifyAnswer(answer.token(), answer.artifacts()), VerifiedIdMode::depth);
-        return new Verified<>(verified, verified.result(), answer);
+        return answers.run(answer, null);
     }
 
     /**
@@ -171,14 +170,12 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     }
 
     /**
-     * {@link #verifyAnswer} for an answer this workload keeps: the trust bundles of the issuers' trust
+     * {@link #accept} for an answer this workload keeps: the trust bundles of the issuers' trust
      * domains are read before the verification, so a bundle that changes meanwhile only makes the
      * first reuse verify again.
      */
-    public KeptAnswer verifyAnswerToKeep(String token, String artifacts) {
-        return timeValidate(
-                new Received(token, artifacts), () -> verifyAnswerKeeping(token, artifacts), kept -> kept.verified()
-                        .depth());
+    public KeptAnswer acceptToKeep(Received answer) {
+        return keptAnswers.run(answer, null);
     }
 
     private KeptAnswer verifyAnswerKeeping(String token, String artifacts) {
@@ -228,7 +225,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
     }
 
     /** Extends a verified token with a layer addressed to {@code audience}. */
-    public IdModePresentation extend(VerifiedIdMode verified, SpiffeId audience) {
+    IdModePresentation extend(VerifiedIdMode verified, SpiffeId audience) {
         identity.signingSvid(Mode.ID_MODE);
         return new IdModeExtender(credentials.get(), timeRules, limits, provider).extend(verified, audience);
     }
@@ -240,7 +237,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * half of its lifetime has passed and the SVID has not rotated (see {@link ReusedExtensions});
      * otherwise a new layer is signed.
      */
-    public Forwarded forward(VerifiedIdMode verified, SpiffeId audience) {
+    Forwarded forward(VerifiedIdMode verified, SpiffeId audience) {
         identity.signingSvid(Mode.ID_MODE);
         IdModeCredentials self = credentials.get();
         IdModePresentation received = verified.presentation();
@@ -271,38 +268,20 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * Mints a root layer (the asserting workload's step) addressed to {@code audience}, living at
      * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
      */
-    public IdModePresentation mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
+    private IdModePresentation mintRoot(
+            SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
         identity.signingSvid(Mode.ID_MODE);
         return new IdModeMinter(credentials.get(), timeRules.withLifetime(lifetime), limits, provider)
                 .mint(audience, dpa, dpr, notAfter);
     }
 
     /**
-     * The root {@code P(0).S(0)} of a token: what the asserting workload introspects (the path
-     * beyond it is none of its business).
-     */
-    public String rootOf(String token) {
-        return parse(token).prefix(1);
-    }
-
-    /**
-     * The check of introspection proofs for this mode (a memo of verified proofs is set on it by the
-     * auto-configuration; none by default: every proof is verified in full).
-     */
-    public ProofCheck proofs() {
-        return proofCheck;
-    }
-
-    /**
      * Every check of docs/formats/id-mode.md of a token {@code caller} sent (bound to the outermost
-     * layer by SPIFFE ID and key), with this workload as audience; timed as {@code validate}.
+     * layer by SPIFFE ID and key), with this workload as audience.
      */
     @Override
-    public Verified<VerifiedIdMode> verify(Received received, Caller caller) {
-        VerifiedIdMode verified = timeValidate(
-                received,
-                () -> verify(received.token(), received.artifacts(), Presenter.of(caller.leaf())),
-                VerifiedIdMode::depth);
+    protected Verified<VerifiedIdMode> check(Received received, Caller caller, Void none) {
+        VerifiedIdMode verified = verify(received.token(), received.artifacts(), Presenter.of(caller.leaf()));
         return new Verified<>(verified, verified.result(), received);
     }
 
@@ -313,48 +292,120 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode> {
      * {@code introspect_call}, {@code zkp_verification}).
      */
     @Override
-    public Verified<VerifiedIdMode> verifyIntrospected(Received received, Caller caller) {
-        Verified<VerifiedIdMode> verified = verify(received, caller);
-        String root = verified.document().token().prefix(1);
-        proofCheck.introspect(root, verified.delegation(), services().requireIdpKeys(), metrics(), offered -> client(
-                        Role.ASSERTING_WL)
-                .post("/id-mode/introspect", IntrospectRequest.of(root, offered), IntrospectionAnswer.class));
-        return verified;
+    public Optional<Introspection<VerifiedIdMode>> introspection() {
+        return introspection;
     }
 
     /**
      * Extends the verified token with a layer addressed to {@code next} ({@link
-     * #forward(VerifiedIdMode, SpiffeId)}: a young extension may be reused), timed as {@code extend},
-     * its size (token and artifacts) recorded.
+     * #forward(VerifiedIdMode, SpiffeId)}: a young extension may be reused).
      */
     @Override
-    public Outgoing forward(Verified<VerifiedIdMode> verified, Role next) {
-        return forward(verified.document(), next);
+    protected Outgoing onward(Verified<VerifiedIdMode> verified, Role next) {
+        return extended(verified.document(), next);
     }
 
     /**
      * {@link #forward(Verified, Role)} for a token this workload verified before and kept (the
-     * subject workload's root).
+     * subject workload's root), timed as {@code extend}, its size (token and artifacts) recorded.
      */
     public Outgoing forward(VerifiedIdMode verified, Role next) {
-        int depth = verified.depth() + 1;
-        Forwarded extended =
-                timeProduced(Operation.EXTEND, () -> forward(verified, idOf(next)), f -> depth, f -> f.presentation()
-                        .size()
-                        .totalBytes());
-        return new Outgoing(extended.presentation().token(), extended.artifacts(), depth);
+        return keptExtension.run(new Onward(verified, next));
     }
 
     /**
-     * The asserting workload's step: the root layer of {@code grant} ({@link #mintRoot}), timed as
-     * {@code mint}, its size recorded.
+     * The asserting workload's step: the root layer of {@code grant} ({@link #mintRoot}) living at
+     * most {@code lifetime}, timed as {@code mint}, its size recorded.
      */
     public IdModePresentation mint(Grant grant, Duration lifetime) {
-        IdModePresentation root = timeProduced(
-                Operation.MINT,
-                () -> mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime),
-                r -> 1,
-                r -> r.size().totalBytes());
-        return root;
+        return new Minting(lifetime).run(grant);
+    }
+
+    private Outgoing extended(VerifiedIdMode verified, Role next) {
+        Forwarded extended = forward(verified, idOf(next));
+        return new Outgoing(extended.presentation().token(), extended.artifacts(), verified.depth() + 1);
+    }
+
+    private record Onward(VerifiedIdMode verified, Role next) {}
+
+    private final class Introspected implements Introspection<VerifiedIdMode> {
+
+        @Override
+        public Verified<VerifiedIdMode> verify(Received received, Caller caller) {
+            Verified<VerifiedIdMode> verified = IdModeHop.this.verify(received, caller);
+            String root = verified.document().token().prefix(1);
+            proofCheck.introspect(root, verified.delegation(), services().requireIdpKeys(), offered -> client(
+                            Role.ASSERTING_WL)
+                    .post("/id-mode/introspect", IntrospectRequest.of(root, offered), IntrospectionAnswer.class));
+            return verified;
+        }
+    }
+
+    /** The subject workload's check of the asserting workload's answer. */
+    private final class Answers extends Check<Verified<VerifiedIdMode>> {
+
+        @Override
+        protected Verified<VerifiedIdMode> apply(Received answer, Caller none) {
+            VerifiedIdMode verified = verifyAnswer(answer.token(), answer.artifacts());
+            return new Verified<>(verified, verified.result(), answer);
+        }
+
+        @Override
+        protected int depthOf(Verified<VerifiedIdMode> checked) {
+            return checked.depth();
+        }
+    }
+
+    /** {@link Answers} for an answer kept with the trust bundles it was verified under. */
+    private final class KeptAnswers extends Check<KeptAnswer> {
+
+        @Override
+        protected KeptAnswer apply(Received answer, Caller none) {
+            return verifyAnswerKeeping(answer.token(), answer.artifacts());
+        }
+
+        @Override
+        protected int depthOf(KeptAnswer checked) {
+            return checked.verified().depth();
+        }
+    }
+
+    /** The subject workload's extension of its kept root. */
+    private final class KeptExtension extends OutgoingProduction<Onward> {
+
+        KeptExtension() {
+            super(Operation.EXTEND);
+        }
+
+        @Override
+        protected Outgoing make(Onward onward) {
+            return extended(onward.verified(), onward.next());
+        }
+    }
+
+    /** The asserting workload's root. */
+    private final class Minting extends Production<Grant, IdModePresentation> {
+
+        private final Duration lifetime;
+
+        Minting(Duration lifetime) {
+            super(Operation.MINT);
+            this.lifetime = lifetime;
+        }
+
+        @Override
+        protected IdModePresentation make(Grant grant) {
+            return mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime);
+        }
+
+        @Override
+        protected int depthOf(IdModePresentation made) {
+            return 1;
+        }
+
+        @Override
+        protected int charactersOf(IdModePresentation made) {
+            return made.size().totalBytes();
+        }
     }
 }

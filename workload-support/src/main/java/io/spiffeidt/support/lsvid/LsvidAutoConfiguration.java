@@ -40,13 +40,6 @@ public class LsvidAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public LsvidHop lsvidHop(HopParts parts, LsvidV1IssuerKeys v1IssuerKeys) {
-        return parts.connect(new LsvidHop(
-                parts.identity(),
-                parts.provider(),
-                parts.profile(),
-                parts.limits(),
-                parts.timeRules(),
-                v1IssuerKeys,
-                parts.memos()));
+        return new LsvidHop(parts, v1IssuerKeys);
     }
 }

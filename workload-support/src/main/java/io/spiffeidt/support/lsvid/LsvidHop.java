@@ -23,14 +23,14 @@ import io.spiffeidt.core.lsvid.LsvidVerifier;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
 import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Forwarding;
 import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.reuse.ReusedExtensions;
 import java.security.PrivateKey;
@@ -49,7 +49,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Thread safety: thread safe; the SVID and bundle are read on every call (they rotate), and a
  * base and the key that signs over it always come from one SVID snapshot.
  */
-public class LsvidHop extends AbstractHop<Lsvid> {
+public class LsvidHop extends AbstractHop<Lsvid, Void> {
     private final VerificationProfile profile;
     private final Limits limits;
     private final TimeRules timeRules;
@@ -60,6 +60,11 @@ public class LsvidHop extends AbstractHop<Lsvid> {
     private final AtomicReference<LsvidVerifier> verifier = new AtomicReference<>();
     private final Memos memos;
     private final ReusedExtensions<SameDocument, Extension> extensions;
+    private final Beginning beginning = new Beginning();
+    private final Answers answers = new Answers();
+    private final KeptExtension keptExtension = new KeptExtension();
+    private final Presented presented = new Presented();
+    private final Delegating delegating = new Delegating();
 
     /** The memo of the extensions this hop signed. */
     public static final String EXTENSION_MEMO = "lsvid-extension";
@@ -93,37 +98,24 @@ public class LsvidHop extends AbstractHop<Lsvid> {
     public record Extension(Lsvid document, String encoded) {}
 
     /**
-     * A hop.
+     * A hop, with the memos of {@code parts}: {@code lsvid-extension} (whether {@link #forward}
+     * reuses a young extension of the same document for the same audience instead of signing a new
+     * one) and the verifier's (see {@link LsvidVerifier#LsvidVerifier(LsvidSettings, Memos)}).
      *
      * @param v1IssuerKeys the trusted original SPIRE LSVID keys, used only under the
      *     original-compatible profile
-     * @param memos makes the hop's memos: {@code lsvid-extension} (whether {@link #forward} reuses
-     *     a young extension of the same document for the same audience instead of signing a new one)
-     *     and the verifier's (see {@link LsvidVerifier#LsvidVerifier(LsvidSettings, Memos)})
      */
-    public LsvidHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            VerificationProfile profile,
-            Limits limits,
-            TimeRules timeRules,
-            LsvidV1IssuerKeys v1IssuerKeys,
-            Memos memos) {
-        super(Mode.LSVID, identity);
-        this.memos = memos;
+    public LsvidHop(HopParts parts, LsvidV1IssuerKeys v1IssuerKeys) {
+        super(Mode.LSVID, parts, Forwarding.EXTENDS);
+        this.memos = parts.memos();
         this.extensions = new ReusedExtensions<>(memos, EXTENSION_MEMO);
-        this.profile = profile;
-        this.limits = limits;
-        this.timeRules = timeRules;
-        this.provider = provider.provider();
+        this.profile = parts.profile();
+        this.limits = parts.limits();
+        this.timeRules = parts.timeRules();
+        this.provider = parts.provider().provider();
         this.v1IssuerKeys = v1IssuerKeys;
         this.bases = new LsvidBaseBuilder(timeRules, this.provider);
         this.extender = new LsvidExtender(timeRules, this.provider);
-    }
-
-    /** The limits documents are decoded under. */
-    public Limits limits() {
-        return limits;
     }
 
     /** Decodes a document (strict, canonical, under the limits). */
@@ -153,14 +145,14 @@ public class LsvidHop extends AbstractHop<Lsvid> {
     }
 
     /** This workload's current base, extended with a first layer addressed to {@code audience}. */
-    public Lsvid start(SpiffeId audience) {
+    Lsvid start(SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(Lsvid.of(base), base, svid.getPrivateKey(), audience);
     }
 
     /** Extends {@code document} with a layer addressed to {@code audience}. */
-    public Lsvid extend(Lsvid document, SpiffeId audience) {
+    Lsvid extend(Lsvid document, SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
         return extender.extend(document, base, svid.getPrivateKey(), audience);
@@ -173,7 +165,7 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * the SVID has not rotated (the extension is signed over the current base, which a rotated SVID
      * replaces; see {@link ReusedExtensions}); otherwise a new layer is signed.
      */
-    public Extension forward(Lsvid document, SpiffeId audience) {
+    Extension forward(Lsvid document, SpiffeId audience) {
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         PrivateKey key = svid.getPrivateKey();
         LsvidToken base = bases.current(svid.getChain(), key);
@@ -205,7 +197,7 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      *
      * @throws AssertionException {@link ErrorCode#EXPIRED} when the OAuth token has no time left
      */
-    public Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
+    Lsvid delegate(Lsvid document, SpiffeId subject, String dpa, String dpr, Instant oauthExpiresAt) {
         TimeRules rules = timeRules.forDelegationUntil(oauthExpiresAt);
         X509Svid svid = identity.signingSvid(Mode.LSVID);
         LsvidToken base = bases.current(svid.getChain(), svid.getPrivateKey());
@@ -222,7 +214,7 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * @throws AssertionException as the verifier, and {@link ErrorCode#MALFORMED} when the answer has
      *     no extension layer
      */
-    public LsvidVerification verifyAnswer(String encoded, Role from) {
+    LsvidVerification verifyAnswer(String encoded, Role from) {
         Presenter answering = LsvidAnswers.presenterOf(encoded, identity.idOf(from), limits);
         return verifier().verify(encoded, identity.self(), answering, DelegationRule.REQUIRED);
     }
@@ -230,39 +222,31 @@ public class LsvidHop extends AbstractHop<Lsvid> {
     /**
      * Every check of a document {@code caller} sent to the middle tier or the target: anchored bases,
      * every layer, the pinned delegation exactly once, this workload as audience, the caller (by
-     * name and key) as bearer. Timed as {@code validate}.
+     * name and key) as bearer.
      */
     @Override
-    public Verified<Lsvid> verify(Received received, Caller caller) {
-        Presenter presenter = Presenter.of(caller.leaf());
-        LsvidVerification verified = timeValidate(
-                received,
-                () -> verifier().verify(received.token(), self(), presenter, DelegationRule.REQUIRED),
-                v -> v.document().depth());
+    protected Verified<Lsvid> check(Received received, Caller caller, Void none) {
+        LsvidVerification verified =
+                verifier().verify(received.token(), self(), Presenter.of(caller.leaf()), DelegationRule.REQUIRED);
         return new Verified<>(verified.document(), verified.toResult(), received);
     }
 
     /**
      * Extends the verified document with a layer addressed to {@code next} ({@link #forward(Lsvid,
-     * SpiffeId)}: a young extension may be reused), timed as {@code extend}, its size recorded.
+     * SpiffeId)}: a young extension may be reused).
      */
     @Override
-    public Outgoing forward(Verified<Lsvid> verified, Role next) {
-        return forward(verified.document(), next);
+    protected Outgoing onward(Verified<Lsvid> verified, Role next) {
+        return extended(verified.document(), next);
     }
 
     /**
      * {@link #forward(Verified, Role)} for a document this workload verified before and kept (the
-     * subject workload's answer from the asserting workload).
+     * subject workload's answer from the asserting workload), timed as {@code extend}, its size
+     * recorded.
      */
     public Outgoing forward(Lsvid document, Role next) {
-        Extension extended = timeProduced(
-                Operation.EXTEND,
-                () -> forward(document, idOf(next)),
-                e -> e.document().depth(),
-                e -> e.encoded().length());
-        int depth = extended.document().depth();
-        return new Outgoing(extended.encoded(), null, depth);
+        return keptExtension.run(new Onward(document, next));
     }
 
     /**
@@ -270,25 +254,15 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * next} (the asserting workload), timed as {@code extend}, its size recorded.
      */
     public Outgoing begin(Role next) {
-        // encoded inside the operation, so that its span carries the size (as forward's extension does)
-        return timeProduced(
-                Operation.EXTEND,
-                () -> {
-                    Lsvid started = start(idOf(next));
-                    return new Outgoing(LsvidCodec.encode(started), null, started.depth());
-                },
-                Outgoing::depth,
-                o -> o.token().length());
+        return beginning.run(next);
     }
 
     /**
-     * The subject workload's check of the asserting workload's answer ({@link #verifyAnswer}), timed
-     * as {@code validate}.
+     * The subject workload's check of the asserting workload's answer ({@link #verifyAnswer}, the
+     * asserting workload as presenter), timed as {@code validate}.
      */
-    public Verified<Lsvid> accept(Received answer, Role from) {
-        LsvidVerification verified = timeValidate(answer, () -> verifyAnswer(answer.token(), from), v -> v.document()
-                .depth());
-        return new Verified<>(verified.document(), verified.toResult(), answer);
+    public Verified<Lsvid> accept(Received answer) {
+        return answers.run(answer, null);
     }
 
     /**
@@ -298,20 +272,87 @@ public class LsvidHop extends AbstractHop<Lsvid> {
      * {@code mint}), its size recorded.
      */
     public Outgoing mint(Received subjectDocument, Caller caller, Grant grant) {
-        Presenter presenter = Presenter.of(caller.leaf());
-        LsvidVerification incoming = timeValidate(
-                subjectDocument,
-                () -> verifier().verify(subjectDocument.token(), self(), presenter, DelegationRule.ABSENT),
-                v -> v.document().depth());
-        // encoded inside the operation, so that its span carries the size (as an extension's encoding is)
-        return timeProduced(
-                Operation.MINT,
-                () -> {
-                    Lsvid delegated =
-                            delegate(incoming.document(), grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
-                    return new Outgoing(LsvidCodec.encode(delegated), null, delegated.depth());
-                },
-                Outgoing::depth,
-                o -> o.token().length());
+        LsvidVerification incoming = presented.run(subjectDocument, caller);
+        return delegating.run(new Delegated(incoming.document(), grant));
+    }
+
+    private Outgoing extended(Lsvid document, Role next) {
+        Extension extended = forward(document, idOf(next));
+        return new Outgoing(extended.encoded(), null, extended.document().depth());
+    }
+
+    private record Onward(Lsvid document, Role next) {}
+
+    private record Delegated(Lsvid document, Grant grant) {}
+
+    /** The subject workload's base with a first layer; encoded inside the step, so its span carries the size. */
+    private final class Beginning extends OutgoingProduction<Role> {
+
+        Beginning() {
+            super(Operation.EXTEND);
+        }
+
+        @Override
+        protected Outgoing make(Role next) {
+            Lsvid started = start(idOf(next));
+            return new Outgoing(LsvidCodec.encode(started), null, started.depth());
+        }
+    }
+
+    /** The subject workload's check of the asserting workload's answer. */
+    private final class Answers extends Check<Verified<Lsvid>> {
+
+        @Override
+        protected Verified<Lsvid> apply(Received answer, Caller none) {
+            LsvidVerification verified = verifyAnswer(answer.token(), Role.ASSERTING_WL);
+            return new Verified<>(verified.document(), verified.toResult(), answer);
+        }
+
+        @Override
+        protected int depthOf(Verified<Lsvid> checked) {
+            return checked.depth();
+        }
+    }
+
+    /** The subject workload's extension of its kept document. */
+    private final class KeptExtension extends OutgoingProduction<Onward> {
+
+        KeptExtension() {
+            super(Operation.EXTEND);
+        }
+
+        @Override
+        protected Outgoing make(Onward onward) {
+            return extended(onward.document(), onward.next());
+        }
+    }
+
+    /** The asserting workload's check of the subject workload's document: no delegation yet. */
+    private final class Presented extends Check<LsvidVerification> {
+
+        @Override
+        protected LsvidVerification apply(Received received, Caller caller) {
+            return verifier().verify(received.token(), self(), Presenter.of(caller.leaf()), DelegationRule.ABSENT);
+        }
+
+        @Override
+        protected int depthOf(LsvidVerification checked) {
+            return checked.document().depth();
+        }
+    }
+
+    /** The asserting workload's delegation layer; encoded inside the step, so its span carries the size. */
+    private final class Delegating extends OutgoingProduction<Delegated> {
+
+        Delegating() {
+            super(Operation.MINT);
+        }
+
+        @Override
+        protected Outgoing make(Delegated order) {
+            Grant grant = order.grant();
+            Lsvid delegated = delegate(order.document(), grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
+            return new Outgoing(LsvidCodec.encode(delegated), null, delegated.depth());
+        }
     }
 }

@@ -21,6 +21,6 @@ public class MtlsOnlyAutoConfiguration {
     public MtlsOnlyHop mtlsOnlyHop(HopParts parts, OAuthProperties oauth) {
         Set<String> issuers =
                 oauth.issuers().stream().map(OAuthProperties.Issuer::issuer).collect(Collectors.toSet());
-        return parts.connect(new MtlsOnlyHop(parts.identity(), issuers));
+        return new MtlsOnlyHop(parts, issuers);
     }
 }

@@ -8,12 +8,12 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Forwarding;
+import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
-import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.wire.DocumentRequest;
 import java.util.List;
@@ -33,7 +33,7 @@ import org.springframework.http.HttpHeaders;
  *
  * <p>Thread safety: thread safe.
  */
-public class MtlsOnlyHop extends AbstractHop<Delegation> {
+public class MtlsOnlyHop extends AbstractHop<Delegation, Void> {
 
     /** The header that names the user: {@code iss="<issuer>", sub="<subject>"}. */
     public static final String USER_HEADER = "SpiffeIdt-User";
@@ -50,12 +50,11 @@ public class MtlsOnlyHop extends AbstractHop<Delegation> {
     private final Set<String> issuers;
 
     /**
-     * @param identity this workload's identity
      * @param issuers the allowed OAuth issuers ({@code spiffeidt.oauth.issuers}): a header naming
      *     another is refused
      */
-    public MtlsOnlyHop(WorkloadIdentity identity, Set<String> issuers) {
-        super(Mode.MTLS_ONLY, identity);
+    public MtlsOnlyHop(HopParts parts, Set<String> issuers) {
+        super(Mode.MTLS_ONLY, parts, Forwarding.REWRITES);
         this.issuers = Set.copyOf(Objects.requireNonNull(issuers, "issuers"));
     }
 
@@ -67,7 +66,15 @@ public class MtlsOnlyHop extends AbstractHop<Delegation> {
      *     written in the header
      */
     public Outgoing begin(VerifiedOAuthToken user, Role next) {
-        return headerFor(user.issuer(), user.subject());
+        return recorded(headerFor(user.issuer(), user.subject()));
+    }
+
+    /**
+     * The subject workload's step for the header value it keeps ({@link #begin}): it goes to {@code
+     * next} as kept; nothing is recorded again.
+     */
+    public Outgoing forward(String kept, Role next) {
+        return Outgoing.wordInHeader(USER_HEADER, kept);
     }
 
     /**
@@ -76,7 +83,7 @@ public class MtlsOnlyHop extends AbstractHop<Delegation> {
      * @throws AssertionException {@link ErrorCode#MALFORMED} when either holds a character the header
      *     cannot carry, or is too long
      */
-    public static String headerValue(String issuer, String subject) {
+    static String headerValue(String issuer, String subject) {
         String value = "iss=\"" + issuer + "\", sub=\"" + subject + "\"";
         Matcher m = FORMAT.matcher(value);
         if (!m.matches() || !m.group(1).equals(issuer) || !m.group(2).equals(subject)) {
@@ -112,39 +119,34 @@ public class MtlsOnlyHop extends AbstractHop<Delegation> {
      * @throws AssertionException MALFORMED or UNKNOWN_ISSUER
      */
     @Override
-    public Verified<Delegation> verify(Received received, Caller caller) {
-        return time(Operation.VALIDATE, () -> {
-            Matcher m = FORMAT.matcher(received.token());
-            if (!m.matches()) {
-                throw new AssertionException(
-                        ErrorCode.MALFORMED, USER_HEADER + " is not iss=\"<issuer>\", sub=\"<subject>\"");
-            }
-            String issuer = m.group(1);
-            if (!issuers.contains(issuer)) {
-                throw new AssertionException(ErrorCode.UNKNOWN_ISSUER, "the user's issuer is not allowed");
-            }
-            Delegation delegation =
-                    new Delegation(issuer, m.group(2), caller.id().toString());
-            VerifiedResult result = new VerifiedResult(
-                    Mode.MTLS_ONLY,
-                    List.of(new LayerInfo(caller.id().toString(), self().toString(), null, null)),
-                    delegation,
-                    received.token().length(),
-                    1);
-            return new Verified<>(delegation, result, received);
-        });
+    protected Verified<Delegation> check(Received received, Caller caller, Void none) {
+        Matcher m = FORMAT.matcher(received.token());
+        if (!m.matches()) {
+            throw new AssertionException(
+                    ErrorCode.MALFORMED, USER_HEADER + " is not iss=\"<issuer>\", sub=\"<subject>\"");
+        }
+        String issuer = m.group(1);
+        if (!issuers.contains(issuer)) {
+            throw new AssertionException(ErrorCode.UNKNOWN_ISSUER, "the user's issuer is not allowed");
+        }
+        Delegation delegation = new Delegation(issuer, m.group(2), caller.id().toString());
+        VerifiedResult result = new VerifiedResult(
+                Mode.MTLS_ONLY,
+                List.of(new LayerInfo(caller.id().toString(), self().toString(), null, null)),
+                delegation,
+                received.token().length(),
+                1);
+        return new Verified<>(delegation, result, received);
     }
 
     /** The user header for {@code next}, written again from the delegation this tier accepted. */
     @Override
-    public Outgoing forward(Verified<Delegation> verified, Role next) {
+    protected Outgoing onward(Verified<Delegation> verified, Role next) {
         Delegation user = verified.document();
         return headerFor(user.dpa(), user.dpr());
     }
 
-    private Outgoing headerFor(String issuer, String subject) {
-        String value = headerValue(issuer, subject);
-        recordSize(1, value.length());
-        return Outgoing.wordInHeader(USER_HEADER, value);
+    private static Outgoing headerFor(String issuer, String subject) {
+        return Outgoing.wordInHeader(USER_HEADER, headerValue(issuer, subject));
     }
 }

@@ -22,7 +22,7 @@ import java.util.function.Function;
  * the verified document's {@code dpa} and {@code dpr}, under the IdP key this workload resolves
  * itself.
  *
- * <p>With a memo ({@link #useVerifiedProofs}; empty when {@code spiffeidt.memo.uses.oauth-proof} is off), a proof that
+ * <p>With a memo (given at construction; empty when {@code spiffeidt.memo.uses.oauth-proof} is off), a proof that
  * verified before is not verified again, and {@link #introspect} offers the digest of the proof held
  * for the document, so that the asserting workload answers "unchanged" instead of shipping it again
  * (docs/operations.md "Verified proofs are remembered"). Without one, every use fetches and verifies
@@ -41,7 +41,8 @@ public final class ProofCheck {
     /** The answer said "unchanged" and the held proof still verified: no proof shipped. */
     public static final String UNCHANGED = "unchanged";
 
-    private volatile VerifiedProofs memo = VerifiedProofs.none();
+    private final VerifiedProofs memo;
+    private final OperationMetrics metrics;
 
     private final Mode mode;
     private final VerificationProfile profile;
@@ -51,17 +52,22 @@ public final class ProofCheck {
     /**
      * @param mode the mode whose documents this checks (metric tag)
      * @param rsaProvider the provider of the proof's RSA operations (null: the highest-priority one)
+     * @param memo the proofs verified before ({@link VerifiedProofs#none()}: every proof in full)
+     * @param metrics what the introspection's call and the proof's check are timed into
      */
-    public ProofCheck(Mode mode, VerificationProfile profile, Limits limits, Provider rsaProvider) {
+    public ProofCheck(
+            Mode mode,
+            VerificationProfile profile,
+            Limits limits,
+            Provider rsaProvider,
+            VerifiedProofs memo,
+            OperationMetrics metrics) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.profile = Objects.requireNonNull(profile, "profile");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.rsaProvider = rsaProvider;
-    }
-
-    /** Uses {@code memo} for proofs verified before (empty by default). */
-    public void useVerifiedProofs(VerifiedProofs memo) {
         this.memo = Objects.requireNonNull(memo, "memo");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
     /** Whether proofs are remembered (the memo {@code oauth-proof} holds anything). */
@@ -93,11 +99,10 @@ public final class ProofCheck {
             String document,
             Delegation delegation,
             IdpKeyResolver idpKeys,
-            OperationMetrics metrics,
             Function<String, IntrospectionAnswer> call) {
         Offer offer = offer(document);
         IntrospectionAnswer answer = metrics.time(mode, Operation.INTROSPECT_CALL, () -> call.apply(offer.digest()));
-        return check(document, delegation, idpKeys, metrics, offer, answer, call);
+        return check(document, delegation, idpKeys, offer, answer, call);
     }
 
     /**
@@ -126,7 +131,6 @@ public final class ProofCheck {
             String document,
             Delegation delegation,
             IdpKeyResolver idpKeys,
-            OperationMetrics metrics,
             Offer offer,
             IntrospectionAnswer answer,
             Function<String, IntrospectionAnswer> refetch) {

@@ -17,7 +17,6 @@ public class TxnTokenAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public TxnTokenHop txnTokenHop(HopParts parts, TxnTokenProperties properties) {
-        return parts.connect(new TxnTokenHop(
-                parts.identity(), parts.provider(), parts.limits(), parts.timeRules(), parts.memos(), properties));
+        return new TxnTokenHop(parts, properties);
     }
 }

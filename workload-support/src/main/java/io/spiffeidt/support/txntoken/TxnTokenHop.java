@@ -2,12 +2,9 @@ package io.spiffeidt.support.txntoken;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.jws.CompactJws;
 import io.spiffeidt.core.memo.MemoSettings;
-import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.txntoken.TxnToken;
 import io.spiffeidt.core.txntoken.TxnTokenKeyResolver;
 import io.spiffeidt.core.txntoken.TxnTokenKeys;
@@ -16,13 +13,13 @@ import io.spiffeidt.core.txntoken.TxnTokenRequest;
 import io.spiffeidt.core.txntoken.TxnTokenSettings;
 import io.spiffeidt.core.txntoken.TxnTokenVerifier;
 import io.spiffeidt.support.caller.Caller;
-import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.AbstractHop;
+import io.spiffeidt.support.hop.Forwarding;
+import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.metrics.Operation;
 import io.spiffeidt.support.wire.DocumentRequest;
 import io.spiffeidt.support.wire.TxnTokenResponse;
@@ -48,11 +45,12 @@ import org.springframework.util.MultiValueMap;
  * the service's keys, at every tier; a Txn-Token is not bound to its presenter, the mTLS allow-lists
  * say who may call), {@link #forward(Verified, Role)} (at the middle tier a replacement when {@code
  * spiffeidt.txn-token.replace} is on, else the token unchanged as draft §12.2 says), and at the
- * asserting workload {@link #mint} and {@link #replace}.
+ * asserting workload {@link #mint} and {@link #replace}; at the subject workload {@link #exchange} and
+ * {@link #accept}.
  *
  * <p>Thread safety: thread safe.
  */
-public class TxnTokenHop extends AbstractHop<TxnToken> {
+public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
 
     /** The request header that carries the Txn-Token from one workload to the next (draft §12.1). */
     public static final String HEADER = "Txn-Token";
@@ -76,27 +74,29 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
     private final TxnTokenSettings settings;
     private final TxnTokenProperties properties;
     private final MemoSettings keysMemo;
+    private final boolean replacesHere;
 
     /** The verifier over the service's key set, built at the first use. */
     private volatile TxnTokenVerifier verifier;
 
-    public TxnTokenHop(
-            WorkloadIdentity identity,
-            SignatureProvider provider,
-            Limits limits,
-            TimeRules timeRules,
-            Memos memos,
-            TxnTokenProperties properties) {
-        super(Mode.TXN_TOKEN, identity);
-        this.provider = provider.provider();
+    public TxnTokenHop(HopParts parts, TxnTokenProperties properties) {
+        super(Mode.TXN_TOKEN, parts, replacesAt(parts, properties) ? Forwarding.REWRITES : Forwarding.RELAYS);
+        this.provider = parts.provider().provider();
         this.properties = properties;
-        this.keysMemo = memos.settings(KEYS_MEMO);
+        this.replacesHere = replacesAt(parts, properties);
+        this.keysMemo = parts.memos().settings(KEYS_MEMO);
         this.settings = new TxnTokenSettings(
-                identity.self().trustDomain(),
-                identity.idOf(Role.ASSERTING_WL),
-                limits,
-                timeRules.withLifetime(properties.lifetime()),
+                parts.identity().self().trustDomain(),
+                parts.identity().idOf(Role.ASSERTING_WL),
+                parts.limits(),
+                parts.timeRules().withLifetime(properties.lifetime()),
                 TxnTokenSettings.DEFAULT_MAX_TOKEN_LENGTH);
+    }
+
+    /** Whether the workload of {@code parts} has a Txn-Token replaced before calling the next tier: the middle tier, while {@code replace} is on. */
+    private static boolean replacesAt(HopParts parts, TxnTokenProperties properties) {
+        return properties.replace()
+                && parts.identity().self().equals(parts.identity().idOf(Role.M_TIER));
     }
 
     /** The settings: this trust domain as {@code aud}, the asserting workload as the service. */
@@ -107,11 +107,6 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
     /** The scope requested and granted. */
     public String scope() {
         return properties.scope();
-    }
-
-    /** Whether the middle tier asks for a replacement before calling the target. */
-    public boolean replaces() {
-        return properties.replace();
     }
 
     /** A verifier with this hop's settings over {@code keys} (the service's own key at the service). */
@@ -160,22 +155,22 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
     /**
      * Verifies a Txn-Token {@code caller} sent, here, with the service's keys (draft §12.2: the
      * signature, {@code aud} = this trust domain, not expired; docs/formats/txn-token.md
-     * "Verification" for the rest), timed as {@code validate}.
+     * "Verification" for the rest).
      */
     @Override
-    public Verified<TxnToken> verify(Received received, Caller caller) {
-        TxnTokenVerifier v = remoteKeysVerifier();
-        TxnToken token = timeValidate(received, () -> v.verify(received.token()), t -> 1);
+    protected Verified<TxnToken> check(Received received, Caller caller, Void none) {
+        TxnToken token = remoteKeysVerifier().verify(received.token());
         return new Verified<>(token, token.result(settings.service().toString()), received);
     }
 
     /**
-     * What goes to {@code next}: at the middle tier, while {@link #replaces()}, a replacement the
-     * service issued for this workload ({@code mint_call}); else the token as received.
+     * What goes to {@code next}: at the middle tier, while {@code spiffeidt.txn-token.replace} is on,
+     * a replacement the service issued for this workload ({@code mint_call}); else the token as
+     * received.
      */
     @Override
-    public Outgoing forward(Verified<TxnToken> verified, Role next) {
-        if (!replaces() || !self().equals(idOf(Role.M_TIER))) {
+    protected Outgoing onward(Verified<TxnToken> verified, Role next) {
+        if (!replacesHere) {
             return inHeader(verified.received().token());
         }
         TxnTokenResponse answer = client(Role.ASSERTING_WL)
@@ -184,13 +179,19 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
                         TOKEN_PATH,
                         exchange(verified.received().token(), TxnTokenResponse.TXN_TOKEN_TYPE),
                         TxnTokenResponse.class);
-        String token = requireTxnToken(answer);
-        recordSize(1, token.length());
-        return inHeader(token);
+        return inHeader(requireTxnToken(answer));
+    }
+
+    /**
+     * The subject workload's step for a Txn-Token it keeps: it goes to {@code next} as issued, in the
+     * {@value #HEADER} header (verified at every tier after this one); nothing is timed.
+     */
+    public Outgoing forward(String kept, Role next) {
+        return inHeader(kept);
     }
 
     /** What carries {@code token} to the next tier: the {@value #HEADER} header, the body only the amount. */
-    public static Outgoing inHeader(String token) {
+    private static Outgoing inHeader(String token) {
         return Outgoing.inHeader(token, HEADER, token);
     }
 
@@ -208,25 +209,26 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
         return requireTxnToken(answer);
     }
 
-    /** Reads a Txn-Token for display; nothing is verified. */
-    public CompactJws read(String token) {
-        return CompactJws.parse(token);
+    /**
+     * The subject workload's reading of the Txn-Token the service answered, to show it and to know
+     * when to ask again: parsed, not verified (the next tier verifies it).
+     */
+    public CompactJws accept(Received answer) {
+        return CompactJws.parse(answer.token());
     }
 
     /** The service's step: mints with {@code minter}, timed as {@code mint}, the size recorded. */
     public TxnToken mint(TxnTokenMinter minter, TxnTokenRequest request) {
-        return timeProduced(Operation.MINT, () -> minter.mint(request), t -> 1, t -> t.token()
-                .length());
+        return new Minting(minter).run(request);
     }
 
     /**
      * The service's replacement: verifies the token {@code caller} presents with {@code own} (its own
      * key; {@code validate}), then mints the replacement for the caller ({@code mint}).
      */
-    public TxnToken replace(TxnTokenMinter minter, TxnTokenVerifier own, String token, Caller caller) {
-        TxnToken verified = timeValidate(Received.of(token), () -> own.verify(token), t -> 1);
-        return timeProduced(Operation.MINT, () -> minter.replace(verified, caller.id()), t -> 1, t -> t.token()
-                .length());
+    public TxnToken replace(TxnTokenMinter minter, TxnTokenVerifier own, Received presented, Caller caller) {
+        TxnToken verified = new OwnCheck(own).run(presented, caller);
+        return new Replacing(minter).run(new Replacement(verified, caller));
     }
 
     /** The form of an RFC 8693 request for a Txn-Token (draft §11.1). */
@@ -284,5 +286,74 @@ public class TxnTokenHop extends AbstractHop<TxnToken> {
             }
         }
         return v;
+    }
+
+    private record Replacement(TxnToken verified, Caller caller) {}
+
+    /** The service's check of a token it issued, with its own key. */
+    private final class OwnCheck extends Check<TxnToken> {
+
+        private final TxnTokenVerifier own;
+
+        OwnCheck(TxnTokenVerifier own) {
+            this.own = own;
+        }
+
+        @Override
+        protected TxnToken apply(Received received, Caller caller) {
+            return own.verify(received.token());
+        }
+    }
+
+    /** The service's token for an exchanged access token. */
+    private final class Minting extends Production<TxnTokenRequest, TxnToken> {
+
+        private final TxnTokenMinter minter;
+
+        Minting(TxnTokenMinter minter) {
+            super(Operation.MINT);
+            this.minter = minter;
+        }
+
+        @Override
+        protected TxnToken make(TxnTokenRequest request) {
+            return minter.mint(request);
+        }
+
+        @Override
+        protected int depthOf(TxnToken made) {
+            return 1;
+        }
+
+        @Override
+        protected int charactersOf(TxnToken made) {
+            return made.token().length();
+        }
+    }
+
+    /** The service's replacement of a token it verified, for the caller. */
+    private final class Replacing extends Production<Replacement, TxnToken> {
+
+        private final TxnTokenMinter minter;
+
+        Replacing(TxnTokenMinter minter) {
+            super(Operation.MINT);
+            this.minter = minter;
+        }
+
+        @Override
+        protected TxnToken make(Replacement replacement) {
+            return minter.replace(replacement.verified(), replacement.caller().id());
+        }
+
+        @Override
+        protected int depthOf(TxnToken made) {
+            return 1;
+        }
+
+        @Override
+        protected int charactersOf(TxnToken made) {
+            return made.token().length();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.spiffeidt.support.anonmode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.VerifiedResult;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
@@ -27,8 +28,13 @@ class AnonModeForwardTests {
 
     private String root() {
         String root = asserting
-                .mintRoot(
-                        subject.self(), "http://idp", "user0001", Instant.now().plusSeconds(600), Duration.ofMinutes(2))
+                .mint(
+                        new Grant(
+                                subject.self(),
+                                "http://idp",
+                                "user0001",
+                                Instant.now().plusSeconds(600)),
+                        Duration.ofMinutes(2))
                 .token();
         subject.verify(root);
         return root;

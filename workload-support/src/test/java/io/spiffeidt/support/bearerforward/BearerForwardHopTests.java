@@ -43,7 +43,7 @@ class BearerForwardHopTests {
             Memos.none());
 
     private final BearerForwardHop hop =
-            new BearerForwardHop(TestHops.identity(Role.M_TIER, TestIdentities.source(Role.M_TIER)), oauth);
+            new BearerForwardHop(TestHops.parts(Role.M_TIER, TestIdentities.source(Role.M_TIER)), oauth);
 
     @AfterEach
     void close() {
@@ -66,12 +66,12 @@ class BearerForwardHopTests {
         assertThat(hop.receive(DocumentRequest.of(null), authorization("bearer  aaa.bbb.ccc"))
                         .token())
                 .isEqualTo("aaa.bbb.ccc");
-        assertThat(hop.begin("aaa.bbb.ccc", Role.M_TIER).headers())
+        assertThat(hop.forward("aaa.bbb.ccc", Role.M_TIER).headers())
                 .containsEntry(HttpHeaders.AUTHORIZATION, "Bearer aaa.bbb.ccc")
                 .hasSize(1);
-        assertThat(hop.begin("aaa.bbb.ccc", Role.M_TIER).request(3L).token()).isNull();
+        assertThat(hop.forward("aaa.bbb.ccc", Role.M_TIER).request(3L).token()).isNull();
         // the access token is the document of the hop, its scheme is not
-        assertThat(hop.begin("aaa.bbb.ccc", Role.M_TIER).headerDocumentCharacters())
+        assertThat(hop.forward("aaa.bbb.ccc", Role.M_TIER).headerDocumentCharacters())
                 .isEqualTo("aaa.bbb.ccc".length());
     }
 

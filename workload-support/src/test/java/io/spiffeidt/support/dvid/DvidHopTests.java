@@ -64,9 +64,9 @@ class DvidHopTests {
     @Test
     void forwardWhenVerifiedThenTheDvidGoesOnAsReceived() {
         Dvid dvid = asserting.mint(minter, request());
-        VerifiedDvid verified = target.verifyHere(
-                target.verifier(DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null),
-                dvid.token());
+        VerifiedDvid verified = target.verifier(
+                        DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null)
+                .verify(dvid.token(), target.self());
 
         Outgoing outgoing =
                 mTier.forward(new Verified<>(verified, verified.result(), Received.of(dvid.token())), Role.TARGET_WL);
@@ -78,9 +78,34 @@ class DvidHopTests {
     }
 
     @Test
+    void forwardWhenTheDvidIsRelayedThenNothingIsTimedNorRecorded() {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        DvidHop relaying = TestHops.dvid(
+                Role.M_TIER,
+                TestIdentities.source(Role.M_TIER),
+                Memos.none(),
+                new HopServices(new OperationMetrics(registry), null, null));
+        Dvid dvid = asserting.mint(minter, request());
+        VerifiedDvid verified = target.verifier(
+                        DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null)
+                .verify(dvid.token(), target.self());
+
+        Outgoing outgoing = relaying.forward(
+                new Verified<>(verified, verified.result(), Received.of(dvid.token())), Role.TARGET_WL);
+
+        assertThat(outgoing.token()).isEqualTo(dvid.token());
+        assertThat(registry.find(OperationMetrics.OPERATION_TIMER).timers()).isEmpty();
+        assertThat(registry.find(OperationMetrics.DOCUMENT_SIZE).summaries()).isEmpty();
+    }
+
+    @Test
     void mintWhenDoneThenTimedAsMintAndItsSizeRecorded() {
         MeterRegistry registry = new SimpleMeterRegistry();
-        asserting.connect(new HopServices(new OperationMetrics(registry), null, null));
+        DvidHop asserting = TestHops.dvid(
+                Role.ASSERTING_WL,
+                TestIdentities.source(Role.ASSERTING_WL),
+                Memos.none(),
+                new HopServices(new OperationMetrics(registry), null, null));
 
         Dvid dvid = asserting.mint(minter, request());
 

@@ -15,7 +15,6 @@ class AnonModeHopContractTests extends HopContractTests<VerifiedAnonMode> {
     private final AnonModeHop asserting =
             TestHops.anonMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
     private final AnonModeHop subject = TestHops.anonMode(Role.SUBJECT_WL, subjectSource);
-    private final AnonModeHop mTier = TestHops.anonMode(Role.M_TIER, mTierSource);
     private final AnonModeHop target = TestHops.anonMode(Role.TARGET_WL, targetSource);
 
     @Override
@@ -27,13 +26,18 @@ class AnonModeHopContractTests extends HopContractTests<VerifiedAnonMode> {
     }
 
     @Override
-    AbstractHop<VerifiedAnonMode> mTier() {
-        return mTier;
+    Hop<VerifiedAnonMode> mTier(HopServices services) {
+        return TestHops.anonMode(Role.M_TIER, mTierSource, services);
     }
 
     @Override
-    AbstractHop<VerifiedAnonMode> target() {
+    Hop<VerifiedAnonMode> target() {
         return target;
+    }
+
+    @Override
+    boolean introspects() {
+        return true;
     }
 
     @Override

@@ -16,6 +16,7 @@ import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,11 +42,21 @@ abstract class HopContractTests<D> {
     /** What the subject workload sends to the middle tier: a document minted and extended for it. */
     abstract Received fromSubject();
 
-    /** The middle tier's hop of this mode. */
-    abstract AbstractHop<D> mTier();
+    /** The middle tier's hop of this mode, recording into and calling through {@code services}. */
+    abstract Hop<D> mTier(HopServices services);
 
     /** The target's hop of this mode. */
-    abstract AbstractHop<D> target();
+    abstract Hop<D> target();
+
+    /** Whether the mode has the introspection step. */
+    abstract boolean introspects();
+
+    private final Hop<D> mTier = mTier(HopServices.standalone());
+
+    /** The middle tier's hop of this mode, its metrics into a private registry, no downstream. */
+    Hop<D> mTier() {
+        return mTier;
+    }
 
     /** The code a document with one altered character near its end ({@link #tampered}) fails with. */
     abstract ErrorCode tamperedCode();
@@ -111,12 +122,12 @@ abstract class HopContractTests<D> {
     @Test
     void verifyAndForwardWhenDoneThenTheHopTimesValidateAndExtendAndRecordsTheForwardedSize() {
         MeterRegistry registry = new SimpleMeterRegistry();
-        mTier().connect(new HopServices(new OperationMetrics(registry), null, null));
+        Hop<D> mTier = mTier(new HopServices(new OperationMetrics(registry), null, null));
 
-        Verified<D> verified = mTier().verify(fromSubject(), caller(Role.SUBJECT_WL, subjectSource));
-        Outgoing outgoing = mTier().forward(verified, Role.TARGET_WL);
+        Verified<D> verified = mTier.verify(fromSubject(), caller(Role.SUBJECT_WL, subjectSource));
+        Outgoing outgoing = mTier.forward(verified, Role.TARGET_WL);
 
-        String mode = mTier().mode().pathSegment();
+        String mode = mTier.mode().pathSegment();
         assertThat(timer(registry, mode, "validate").count()).isEqualTo(1);
         assertThat(timer(registry, mode, "extend").count()).isEqualTo(1);
         DistributionSummary size = registry.find(OperationMetrics.DOCUMENT_SIZE)
@@ -131,16 +142,15 @@ abstract class HopContractTests<D> {
     @Test
     void verifyWhenRejectedThenTheTimerRecordsTheCode() {
         MeterRegistry registry = new SimpleMeterRegistry();
-        mTier().connect(new HopServices(new OperationMetrics(registry), null, null));
+        Hop<D> mTier = mTier(new HopServices(new OperationMetrics(registry), null, null));
         Received sent = fromSubject();
 
-        assertThatAssertion(() -> mTier().verify(
-                                new Received(tampered(sent.token()), sent.artifacts()),
-                                caller(Role.SUBJECT_WL, subjectSource)))
+        assertThatAssertion(() -> mTier.verify(
+                        new Received(tampered(sent.token()), sent.artifacts()), caller(Role.SUBJECT_WL, subjectSource)))
                 .hasCode(tamperedCode());
 
         Timer rejected = registry.find(OperationMetrics.OPERATION_TIMER)
-                .tag("mode", mTier().mode().pathSegment())
+                .tag("mode", mTier.mode().pathSegment())
                 .tag("operation", "validate")
                 .tag("outcome", tamperedCode().name())
                 .timer();
@@ -149,13 +159,23 @@ abstract class HopContractTests<D> {
     }
 
     @Test
-    void verifyIntrospectedWhenTheHopCannotIntrospectThenNothingIsAccepted() {
-        Received sent = fromSubject();
+    void introspectionWhenTheModeHasItThenPresentAndElseAbsent() {
+        assertThat(mTier().introspection().isPresent()).isEqualTo(introspects());
+        assertThat(target().introspection().isPresent()).isEqualTo(introspects());
+    }
 
-        // a hop without a client to the asserting workload (or a mode without introspection) never
-        // answers as if the root's binding had been checked
-        assertThatThrownBy(() -> mTier().verifyIntrospected(sent, caller(Role.SUBJECT_WL, subjectSource)))
-                .isInstanceOfAny(IllegalStateException.class, UnsupportedOperationException.class);
+    @Test
+    void introspectionWhenTheHopHasNoClientThenNothingIsAccepted() {
+        Received sent = fromSubject();
+        Optional<Introspection<D>> introspection = mTier().introspection();
+
+        // a hop without a client to the asserting workload never answers as if the root's binding
+        // had been checked; a mode without the step offers none
+        assertThat(introspection.isPresent()).isEqualTo(introspects());
+        if (introspection.isPresent()) {
+            assertThatThrownBy(() -> introspection.get().verify(sent, caller(Role.SUBJECT_WL, subjectSource)))
+                    .isInstanceOf(IllegalStateException.class);
+        }
     }
 
     private static Timer timer(MeterRegistry registry, String mode, String operation) {

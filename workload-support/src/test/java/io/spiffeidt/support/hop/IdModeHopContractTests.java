@@ -14,7 +14,6 @@ class IdModeHopContractTests extends HopContractTests<VerifiedIdMode> {
 
     private final IdModeHop asserting = TestHops.idMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
     private final IdModeHop subject = TestHops.idMode(Role.SUBJECT_WL, subjectSource);
-    private final IdModeHop mTier = TestHops.idMode(Role.M_TIER, mTierSource);
     private final IdModeHop target = TestHops.idMode(Role.TARGET_WL, targetSource);
 
     @Override
@@ -27,13 +26,18 @@ class IdModeHopContractTests extends HopContractTests<VerifiedIdMode> {
     }
 
     @Override
-    AbstractHop<VerifiedIdMode> mTier() {
-        return mTier;
+    Hop<VerifiedIdMode> mTier(HopServices services) {
+        return TestHops.idMode(Role.M_TIER, mTierSource, services);
     }
 
     @Override
-    AbstractHop<VerifiedIdMode> target() {
+    Hop<VerifiedIdMode> target() {
         return target;
+    }
+
+    @Override
+    boolean introspects() {
+        return true;
     }
 
     @Override

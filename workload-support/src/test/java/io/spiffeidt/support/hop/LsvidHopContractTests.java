@@ -12,7 +12,6 @@ class LsvidHopContractTests extends HopContractTests<Lsvid> {
 
     private final LsvidHop asserting = TestHops.lsvid(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
     private final LsvidHop subject = TestHops.lsvid(Role.SUBJECT_WL, subjectSource);
-    private final LsvidHop mTier = TestHops.lsvid(Role.M_TIER, mTierSource);
     private final LsvidHop target = TestHops.lsvid(Role.TARGET_WL, targetSource);
 
     @Override
@@ -20,19 +19,24 @@ class LsvidHopContractTests extends HopContractTests<Lsvid> {
         Outgoing request = subject.begin(Role.ASSERTING_WL);
         Outgoing delegated =
                 asserting.mint(Received.of(request.token()), caller(Role.SUBJECT_WL, subjectSource), grantToSubject());
-        Verified<Lsvid> answer = subject.accept(Received.of(delegated.token()), Role.ASSERTING_WL);
+        Verified<Lsvid> answer = subject.accept(Received.of(delegated.token()));
         Outgoing sent = subject.forward(answer, Role.M_TIER);
         return new Received(sent.token(), sent.artifacts());
     }
 
     @Override
-    AbstractHop<Lsvid> mTier() {
-        return mTier;
+    Hop<Lsvid> mTier(HopServices services) {
+        return TestHops.lsvid(Role.M_TIER, mTierSource, services);
     }
 
     @Override
-    AbstractHop<Lsvid> target() {
+    Hop<Lsvid> target() {
         return target;
+    }
+
+    @Override
+    boolean introspects() {
+        return false;
     }
 
     /** The document is one base64url JSON text: a changed character breaks its JSON before any signature. */

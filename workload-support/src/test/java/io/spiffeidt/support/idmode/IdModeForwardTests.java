@@ -8,6 +8,7 @@ import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.idmode.IdModeClaims;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
@@ -32,8 +33,8 @@ class IdModeForwardTests {
     private final IdModeHop mTier = TestHops.idMode(Role.M_TIER, mTierSource, clock, true);
 
     private VerifiedIdMode rootAt(IdModeHop hop) {
-        IdModePresentation root = asserting.mintRoot(
-                hop.self(), "http://idp", "user0001", Instant.now().plusSeconds(600), Duration.ofMinutes(2));
+        IdModePresentation root = asserting.mint(
+                new Grant(hop.self(), "http://idp", "user0001", Instant.now().plusSeconds(600)), Duration.ofMinutes(2));
         return hop.verifyAnswer(root.token(), root.artifacts().toJson());
     }
 

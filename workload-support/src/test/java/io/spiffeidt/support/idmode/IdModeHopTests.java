@@ -4,24 +4,18 @@ import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.TrustBundle;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.idmode.IdModePresentation;
 import io.spiffeidt.core.idmode.VerifiedIdMode;
-import io.spiffeidt.core.memo.Memos;
-import io.spiffeidt.support.crypto.CryptoProviderChoice;
-import io.spiffeidt.support.crypto.SignatureProvider;
-import io.spiffeidt.support.identity.IdentityProperties;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.testing.StaticX509Source;
+import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,7 +47,7 @@ class IdModeHopTests {
     }
 
     @Test
-    void mintRootWhenOAuthTokenExpiresFirstThenRootEndsWithIt() {
+    void mintWhenOAuthTokenExpiresFirstThenRootEndsWithIt() {
         Instant oauthExpiry = Instant.now().plusSeconds(20).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
 
         IdModePresentation root = mintFor(subject.self(), oauthExpiry);
@@ -85,7 +79,7 @@ class IdModeHopTests {
         IdModePresentation root = mintFor(subject.self(), Instant.now().plusSeconds(600));
 
         IdModeHop.KeptAnswer kept =
-                subject.verifyAnswerToKeep(root.token(), root.artifacts().toJson());
+                subject.acceptToKeep(new Received(root.token(), root.artifacts().toJson()));
 
         assertThat(subject.reuse(kept)).containsSame(kept.verified());
         Instant earliest = asserting.parse(root.token()).claims(0).expiresAt();
@@ -111,16 +105,16 @@ class IdModeHopTests {
     }
 
     @Test
-    void verifyAnswerToKeepWhenAddressedToAnotherWorkloadThenRejectedLikeVerifyAnswer() {
+    void acceptToKeepWhenAddressedToAnotherWorkloadThenRejectedLikeVerifyAnswer() {
         IdModePresentation root = mintFor(mTier.self(), Instant.now().plusSeconds(600));
 
-        assertThatAssertion(() -> subject.verifyAnswerToKeep(
-                        root.token(), root.artifacts().toJson()))
+        assertThatAssertion(() -> subject.acceptToKeep(
+                        new Received(root.token(), root.artifacts().toJson())))
                 .hasCode(ErrorCode.WRONG_AUDIENCE);
     }
 
     private IdModePresentation mintFor(SpiffeId audience, Instant oauthExpiry) {
-        return asserting.mintRoot(audience, "http://idp", "user0001", oauthExpiry, Duration.ofMinutes(2));
+        return asserting.mint(new Grant(audience, "http://idp", "user0001", oauthExpiry), Duration.ofMinutes(2));
     }
 
     private static Presenter presenter(StaticX509Source source, IdModeHop as) {
@@ -128,14 +122,6 @@ class IdModeHopTests {
     }
 
     private static IdModeHop hop(Role role, StaticX509Source source) {
-        WorkloadIdentity identity =
-                new WorkloadIdentity(source, IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
-        return new IdModeHop(
-                identity,
-                new SignatureProvider(CryptoProviderChoice.BC),
-                VerificationProfile.STRICT,
-                Limits.defaults(),
-                TimeRules.defaults(Clock.systemUTC()),
-                Memos.none());
+        return new IdModeHop(TestHops.parts(role, source));
     }
 }

@@ -4,19 +4,14 @@ import static io.spiffeidt.testkit.AssertionExceptionAssert.assertThatAssertion;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.Presenter;
 import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.core.lsvid.LsvidCodec;
 import io.spiffeidt.core.lsvid.LsvidVerification;
 import io.spiffeidt.core.lsvid.LsvidVerifier.DelegationRule;
-import io.spiffeidt.support.crypto.CryptoProviderChoice;
-import io.spiffeidt.support.crypto.SignatureProvider;
-import io.spiffeidt.support.identity.IdentityProperties;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.Role;
-import io.spiffeidt.support.identity.WorkloadIdentity;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
@@ -174,15 +169,8 @@ class LsvidHopTests {
     }
 
     private static LsvidHop hop(Role role, StaticX509Source source, Clock clock, boolean reuseExtensions) {
-        WorkloadIdentity identity =
-                new WorkloadIdentity(source, IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
         return new LsvidHop(
-                identity,
-                new SignatureProvider(CryptoProviderChoice.BC),
-                VerificationProfile.STRICT,
-                Limits.defaults(),
-                TimeRules.defaults(clock),
-                LsvidV1IssuerKeys.none(),
-                TestHops.memos(clock, reuseExtensions));
+                TestHops.parts(role, source, clock, TestHops.memos(clock, reuseExtensions), HopServices.standalone()),
+                LsvidV1IssuerKeys.none());
     }
 }

@@ -3,18 +3,26 @@ package io.spiffeidt.support.mtlsonly;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.Delegation;
 import io.spiffeidt.core.ErrorCode;
+import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
 import io.spiffeidt.support.identity.Role;
+import io.spiffeidt.support.metrics.OperationMetrics;
 import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.support.wire.DocumentRequest;
+import java.time.Clock;
 import java.util.Set;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -28,7 +36,7 @@ class MtlsOnlyHopTests {
     private final MtlsOnlyHop target = hop(Role.TARGET_WL);
 
     private static MtlsOnlyHop hop(Role role) {
-        return new MtlsOnlyHop(TestHops.identity(role, TestIdentities.source(role)), Set.of(IDP));
+        return new MtlsOnlyHop(TestHops.parts(role, TestIdentities.source(role)), Set.of(IDP));
     }
 
     private static Caller caller(Role role) {
@@ -73,6 +81,40 @@ class MtlsOnlyHopTests {
                 target.verify(target.receive(DocumentRequest.of(null), header(value)), caller(Role.M_TIER));
         assertThat(atTarget.delegation().dpr()).isEqualTo("user0001");
         assertThat(atTarget.delegation().assertedBy()).isEqualTo(TestIdentities.id(Role.M_TIER));
+    }
+
+    @Test
+    void verifyAndForwardWhenDoneThenValidateTimedAndTheRewrittenHeaderSizedWithoutAnExtend() {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        MtlsOnlyHop timed = new MtlsOnlyHop(
+                TestHops.parts(
+                        Role.M_TIER,
+                        TestIdentities.source(Role.M_TIER),
+                        Clock.systemUTC(),
+                        Memos.none(),
+                        new HopServices(new OperationMetrics(registry), null, null)),
+                Set.of(IDP));
+        String value = MtlsOnlyHop.headerValue(IDP, "user0001");
+
+        Outgoing onward = timed.forward(timed.verify(Received.of(value), caller(Role.SUBJECT_WL)), Role.TARGET_WL);
+
+        Timer validate = registry.find(OperationMetrics.OPERATION_TIMER)
+                .tag("mode", "mtls-only")
+                .tag("operation", "validate")
+                .timer();
+        assertThat(validate).isNotNull();
+        assertThat(validate.count()).isEqualTo(1);
+        assertThat(registry.find(OperationMetrics.OPERATION_TIMER)
+                        .tag("operation", "extend")
+                        .timer())
+                .isNull();
+        DistributionSummary size = registry.find(OperationMetrics.DOCUMENT_SIZE)
+                .tag("mode", "mtls-only")
+                .tag("depth", "1")
+                .summary();
+        assertThat(size).isNotNull();
+        assertThat(size.count()).isEqualTo(1);
+        assertThat(size.totalAmount()).isEqualTo(onward.token().length());
     }
 
     @Test

@@ -46,7 +46,11 @@ class ProofCheckTests {
     private final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     private final OperationMetrics metrics = new OperationMetrics(new SimpleMeterRegistry());
     private final List<String> offers = new ArrayList<>();
-    private final ProofCheck check = new ProofCheck(Mode.ID_MODE, VerificationProfile.STRICT, Limits.defaults(), null);
+    private ProofCheck check = proofCheck(VerifiedProofs.none());
+
+    private ProofCheck proofCheck(VerifiedProofs memo) {
+        return new ProofCheck(Mode.ID_MODE, VerificationProfile.STRICT, Limits.defaults(), null, memo, metrics);
+    }
 
     @BeforeAll
     static void issuer() throws Exception {
@@ -68,7 +72,7 @@ class ProofCheckTests {
     }
 
     private String introspect(IdpKeyResolver keys) {
-        return check.introspect(ROOT, delegation, keys, metrics, this::asserting);
+        return check.introspect(ROOT, delegation, keys, this::asserting);
     }
 
     @Test
@@ -81,7 +85,7 @@ class ProofCheckTests {
 
     @Test
     void introspectWhenProofVerifiedBeforeThenDigestOfferedAndAnsweredUnchanged() {
-        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
+        check = proofCheck(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
 
         assertThat(introspect(idp.idpKeys())).isEqualTo(ProofCheck.MISS);
         assertThat(introspect(idp.idpKeys())).isEqualTo(ProofCheck.UNCHANGED);
@@ -91,7 +95,7 @@ class ProofCheckTests {
 
     @Test
     void introspectWhenHeldProofNoLongerVerifiesUnderTheResolvedKeyThenFetchedAgainInFull() {
-        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
+        check = proofCheck(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
         introspect(idp.idpKeys());
         // the kid now resolves to another key: the held proof is not good for it, the fetched one fails
         try (TestOAuthIssuer other = new TestOAuthIssuer()) {
@@ -109,46 +113,32 @@ class ProofCheckTests {
     @Test
     void introspectWhenAnswerUnchangedButNothingOfferedThenMalformed() {
         codeOf(() -> check.introspect(
-                        ROOT,
-                        delegation,
-                        idp.idpKeys(),
-                        metrics,
-                        offered -> new IntrospectionAnswer(null, null, null, true)))
+                        ROOT, delegation, idp.idpKeys(), offered -> new IntrospectionAnswer(null, null, null, true)))
                 .isEqualTo(ErrorCode.MALFORMED);
         codeOf(() -> check.introspect(
-                        ROOT,
-                        delegation,
-                        idp.idpKeys(),
-                        metrics,
-                        offered -> new IntrospectionAnswer(null, null, null, null)))
+                        ROOT, delegation, idp.idpKeys(), offered -> new IntrospectionAnswer(null, null, null, null)))
                 .isEqualTo(ErrorCode.MALFORMED);
     }
 
     @Test
     void introspectWhenHeldProofNamesAnotherUserThenDelegationInvalid() {
-        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
+        check = proofCheck(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
         introspect(idp.idpKeys());
         Delegation mallory = new Delegation(idp.issuer(), "mallory", delegation.assertedBy());
 
-        codeOf(() -> check.introspect(ROOT, mallory, idp.idpKeys(), metrics, this::asserting))
+        codeOf(() -> check.introspect(ROOT, mallory, idp.idpKeys(), this::asserting))
                 .isEqualTo(ErrorCode.DELEGATION_INVALID);
     }
 
     @Test
     void checkWhenTheCallerSentTheOfferItselfThenTheAnswerIsCheckedAsIntrospectDoes() {
-        check.useVerifiedProofs(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
+        check = proofCheck(new VerifiedProofs(TestMemos.sized(10, Duration.ofMinutes(5), clock)));
         ProofCheck.Offer empty = check.offer(ROOT);
         String first = check.check(
-                ROOT, delegation, idp.idpKeys(), metrics, empty, IntrospectionAnswer.of(proof, null), this::asserting);
+                ROOT, delegation, idp.idpKeys(), empty, IntrospectionAnswer.of(proof, null), this::asserting);
         ProofCheck.Offer held = check.offer(ROOT);
         String second = check.check(
-                ROOT,
-                delegation,
-                idp.idpKeys(),
-                metrics,
-                held,
-                IntrospectionAnswer.of(proof, held.digest()),
-                this::asserting);
+                ROOT, delegation, idp.idpKeys(), held, IntrospectionAnswer.of(proof, held.digest()), this::asserting);
 
         assertThat(empty.digest()).isNull();
         assertThat(first).isEqualTo(ProofCheck.MISS);
@@ -161,7 +151,6 @@ class ProofCheckTests {
                         "another.root",
                         delegation,
                         idp.idpKeys(),
-                        metrics,
                         check.offer("another.root"),
                         new IntrospectionAnswer(null, null, null, true),
                         this::asserting))

@@ -4,10 +4,13 @@ import io.spiffeidt.core.Limits;
 import io.spiffeidt.core.TimeRules;
 import io.spiffeidt.core.VerificationProfile;
 import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.core.zkp.VerifiedProofs;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.hop.HopParts;
+import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.identity.WorkloadIdentity;
@@ -32,6 +35,24 @@ public final class TestHops {
         return new WorkloadIdentity(source, IdentityProperties.defaults(TestIdentities.TRUST_DOMAIN, role));
     }
 
+    /** What a hop of {@code role} is built from: no memo, metrics into a private registry, no downstream. */
+    public static HopParts parts(Role role, StaticX509Source source) {
+        return parts(role, source, Clock.systemUTC(), Memos.none(), HopServices.standalone());
+    }
+
+    /** What a hop of {@code role} is built from, on {@code clock}, with {@code memos} (no memo of verified proofs) and {@code services}. */
+    public static HopParts parts(Role role, StaticX509Source source, Clock clock, Memos memos, HopServices services) {
+        return new HopParts(
+                identity(role, source),
+                PROVIDER,
+                VerificationProfile.STRICT,
+                Limits.defaults(),
+                TimeRules.defaults(clock),
+                memos,
+                VerifiedProofs.none(),
+                services);
+    }
+
     /** The ID-Mode hop of {@code role}, signing an extension per forward. */
     public static IdModeHop idMode(Role role, StaticX509Source source) {
         return idMode(role, source, Clock.systemUTC(), false);
@@ -39,13 +60,7 @@ public final class TestHops {
 
     /** The ID-Mode hop of {@code role} on {@code clock}, reusing young extensions when {@code reuse}. */
     public static IdModeHop idMode(Role role, StaticX509Source source, Clock clock, boolean reuse) {
-        return new IdModeHop(
-                identity(role, source),
-                PROVIDER,
-                VerificationProfile.STRICT,
-                Limits.defaults(),
-                TimeRules.defaults(clock),
-                memos(clock, reuse));
+        return new IdModeHop(parts(role, source, clock, memos(clock, reuse), HopServices.standalone()));
     }
 
     /** The Anon-Mode hop of {@code role} (no {@code iid}), signing an extension per forward. */
@@ -55,26 +70,27 @@ public final class TestHops {
 
     /** The Anon-Mode hop of {@code role} on {@code clock}, reusing young extensions when {@code reuse}. */
     public static AnonModeHop anonMode(Role role, StaticX509Source source, Clock clock, boolean reuse) {
-        return new AnonModeHop(
-                identity(role, source),
-                PROVIDER,
-                VerificationProfile.STRICT,
-                Limits.defaults(),
-                TimeRules.defaults(clock),
-                false,
-                memos(clock, reuse));
+        return new AnonModeHop(parts(role, source, clock, memos(clock, reuse), HopServices.standalone()), false);
     }
 
     /** The LSVID hop of {@code role}, signing an extension per forward. */
     public static LsvidHop lsvid(Role role, StaticX509Source source) {
-        return new LsvidHop(
-                identity(role, source),
-                PROVIDER,
-                VerificationProfile.STRICT,
-                Limits.defaults(),
-                time(),
-                LsvidV1IssuerKeys.none(),
-                Memos.none());
+        return lsvid(role, source, HopServices.standalone());
+    }
+
+    /** The LSVID hop of {@code role}, recording into and calling through {@code services}. */
+    public static LsvidHop lsvid(Role role, StaticX509Source source, HopServices services) {
+        return new LsvidHop(parts(role, source, Clock.systemUTC(), Memos.none(), services), LsvidV1IssuerKeys.none());
+    }
+
+    /** The ID-Mode hop of {@code role}, recording into and calling through {@code services}. */
+    public static IdModeHop idMode(Role role, StaticX509Source source, HopServices services) {
+        return new IdModeHop(parts(role, source, Clock.systemUTC(), Memos.none(), services));
+    }
+
+    /** The Anon-Mode hop of {@code role}, recording into and calling through {@code services}. */
+    public static AnonModeHop anonMode(Role role, StaticX509Source source, HopServices services) {
+        return new AnonModeHop(parts(role, source, Clock.systemUTC(), Memos.none(), services), false);
     }
 
     /** The DVID hop of {@code role}, with no memo (DVIDs validated at the asserting workload). */
@@ -84,16 +100,16 @@ public final class TestHops {
 
     /** The DVID hop of {@code role} with {@code memos}. */
     public static DvidHop dvid(Role role, StaticX509Source source, Memos memos) {
-        return new DvidHop(
-                identity(role, source), PROVIDER, VerificationProfile.STRICT, Limits.defaults(), time(), memos);
+        return dvid(role, source, memos, HopServices.standalone());
+    }
+
+    /** The DVID hop of {@code role} with {@code memos}, recording into and calling through {@code services}. */
+    public static DvidHop dvid(Role role, StaticX509Source source, Memos memos, HopServices services) {
+        return new DvidHop(parts(role, source, Clock.systemUTC(), memos, services));
     }
 
     /** Every memo at its defaults on {@code clock} when {@code reuse}, else none: every request does all its work. */
     public static Memos memos(Clock clock, boolean reuse) {
         return reuse ? Memos.defaults(clock) : Memos.none();
-    }
-
-    private static TimeRules time() {
-        return TimeRules.defaults(Clock.systemUTC());
     }
 }

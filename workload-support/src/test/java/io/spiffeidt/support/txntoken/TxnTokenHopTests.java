@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.Limits;
-import io.spiffeidt.core.TimeRules;
-import io.spiffeidt.core.memo.Memos;
 import io.spiffeidt.core.txntoken.TxnToken;
 import io.spiffeidt.core.txntoken.TxnTokenMinter;
 import io.spiffeidt.core.txntoken.TxnTokenRequest;
@@ -24,7 +21,6 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.spec.ECGenParameterSpec;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -45,11 +41,7 @@ class TxnTokenHopTests {
 
     private static TxnTokenHop hop(Role role, boolean replace) {
         return new TxnTokenHop(
-                TestHops.identity(role, TestIdentities.source(role)),
-                PROVIDER,
-                Limits.defaults(),
-                TimeRules.defaults(Clock.systemUTC()),
-                Memos.none(),
+                TestHops.parts(role, TestIdentities.source(role)),
                 new TxnTokenProperties("account", Duration.ofSeconds(120), replace));
     }
 
