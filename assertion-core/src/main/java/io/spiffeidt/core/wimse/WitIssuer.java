@@ -6,11 +6,8 @@ import com.nimbusds.jose.jwk.ECKey;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.SpiffeId;
-import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Es256;
-import io.spiffeidt.core.internal.Json;
 import io.spiffeidt.core.internal.Jwks;
-import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -32,17 +29,11 @@ import java.util.TreeMap;
  * <p>Thread safety: immutable and safe for concurrent use (a {@link java.security.Signature} is made
  * per call; the {@link SecureRandom} must be thread-safe, as the JDK's is).
  */
-public final class WitIssuer {
+public final class WitIssuer extends Es256JwtSigner {
 
     /** The JWT {@code typ} of a WIT (draft-ietf-wimse-workload-creds-02 §5.1). */
     public static final String TYPE = "wit+jwt";
 
-    private static final int JTI_BYTES = 16;
-
-    private final PrivateKey privateKey;
-    private final Provider provider;
-    private final WimseSettings settings;
-    private final SecureRandom random;
     private final String keyId;
 
     /**
@@ -61,12 +52,7 @@ public final class WitIssuer {
             Provider provider,
             WimseSettings settings,
             SecureRandom random) {
-        Objects.requireNonNull(privateKey, "privateKey");
-        Objects.requireNonNull(publicKey, "publicKey");
-        this.provider = Objects.requireNonNull(provider, "provider");
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.random = Objects.requireNonNull(random, "random");
-        this.privateKey = KeyPairs.requirePair(privateKey, publicKey, provider, "WIT issuer");
+        super(privateKey, publicKey, provider, settings, random, "WIT issuer");
         this.keyId = Jwks.thumbprint(publicKey);
     }
 
@@ -101,9 +87,7 @@ public final class WitIssuer {
         settings.limits().checkClaim("sub", workload.toString());
         Instant now = settings.timeRules().now();
         Instant exp = now.plusSeconds(settings.witLifetime().toSeconds());
-        byte[] jtiBytes = new byte[JTI_BYTES];
-        random.nextBytes(jtiBytes);
-        String jti = Codec.b64url(jtiBytes);
+        String jti = newJti();
 
         Map<String, Object> header = new TreeMap<>();
         header.put("alg", "ES256");
@@ -122,13 +106,7 @@ public final class WitIssuer {
         claims.put("jti", jti);
         claims.put("sub", workload.toString());
 
-        String signingInput = Codec.b64url(Json.write(header)) + "." + Codec.b64url(Json.write(claims));
-        byte[] der = Es256.sign(privateKey, signingInput.getBytes(StandardCharsets.US_ASCII), provider);
-        String token = signingInput + "." + Codec.b64url(Es256.derToConcat(der));
-        if (token.length() > settings.maxTokenLength()) {
-            throw new AssertionException(
-                    ErrorCode.LIMIT_EXCEEDED, "WIT of " + token.length() + " characters over the limit");
-        }
+        String token = signCompact(header, claims, "WIT");
         return new Wit(token, keyId, workload, settings.witIssuer().toString(), jti, ec, now, exp);
     }
 }

@@ -2,11 +2,7 @@ package io.spiffeidt.core.wimse;
 
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
-import io.spiffeidt.core.internal.Codec;
-import io.spiffeidt.core.internal.Es256;
-import io.spiffeidt.core.internal.Json;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -27,17 +23,10 @@ import java.util.TreeMap;
  * <p>Thread safety: immutable and safe for concurrent use (a {@link java.security.Signature} is made
  * per call; the {@link SecureRandom} must be thread-safe, as the JDK's is).
  */
-public final class WptSigner {
+public final class WptSigner extends Es256JwtSigner {
 
     /** The JWT {@code typ} of a WPT (draft-ietf-wimse-wpt-02 §2, §4.2.1). */
     public static final String TYPE = "wpt+jwt";
-
-    private static final int JTI_BYTES = 16;
-
-    private final PrivateKey privateKey;
-    private final Provider provider;
-    private final WimseSettings settings;
-    private final SecureRandom random;
 
     /**
      * A signer for the workload's key pair.
@@ -55,12 +44,7 @@ public final class WptSigner {
             Provider provider,
             WimseSettings settings,
             SecureRandom random) {
-        Objects.requireNonNull(privateKey, "privateKey");
-        Objects.requireNonNull(publicKey, "publicKey");
-        this.provider = Objects.requireNonNull(provider, "provider");
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.random = Objects.requireNonNull(random, "random");
-        this.privateKey = KeyPairs.requirePair(privateKey, publicKey, provider, "workload");
+        super(privateKey, publicKey, provider, settings, random, "workload");
     }
 
     /**
@@ -81,9 +65,7 @@ public final class WptSigner {
         settings.limits().checkClaim("aud", audience);
         Instant now = settings.timeRules().now();
         Instant exp = now.plusSeconds(settings.wptLifetime().toSeconds());
-        byte[] jtiBytes = new byte[JTI_BYTES];
-        random.nextBytes(jtiBytes);
-        String jti = Codec.b64url(jtiBytes);
+        String jti = newJti();
 
         Map<String, Object> header = new TreeMap<>();
         header.put("alg", "ES256");
@@ -100,13 +82,7 @@ public final class WptSigner {
         }
         claims.put("wth", TokenHash.of(wit));
 
-        String signingInput = Codec.b64url(Json.write(header)) + "." + Codec.b64url(Json.write(claims));
-        byte[] der = Es256.sign(privateKey, signingInput.getBytes(StandardCharsets.US_ASCII), provider);
-        String token = signingInput + "." + Codec.b64url(Es256.derToConcat(der));
-        if (token.length() > settings.maxTokenLength()) {
-            throw new AssertionException(
-                    ErrorCode.LIMIT_EXCEEDED, "WPT of " + token.length() + " characters over the limit");
-        }
+        String token = signCompact(header, claims, "WPT");
         return new Wpt(token, jti, audience, htm, exp);
     }
 
