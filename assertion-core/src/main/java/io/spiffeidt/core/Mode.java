@@ -29,7 +29,12 @@ public enum Mode {
      * Baseline without a document: the user's OAuth access token forwarded unchanged at every hop
      * (docs/formats/bearer-forward.md).
      */
-    BEARER_FORWARD("bearer-forward", false);
+    BEARER_FORWARD("bearer-forward", false),
+    /**
+     * WIMSE Workload Identity and Proof Tokens (draft-ietf-wimse-workload-creds, draft-ietf-wimse-wpt)
+     * on every call, with the user in a Txn-Token as in {@link #TXN_TOKEN} (docs/formats/wimse.md).
+     */
+    WIMSE("wimse");
 
     private final String pathSegment;
     private final boolean hasDocument;

@@ -82,6 +82,8 @@ public final class DocumentDecoder {
         return switch (mode) {
             case DVID -> dvid(Mode.DVID, document, lenient);
             case TXN_TOKEN -> dvid(Mode.TXN_TOKEN, document, lenient);
+            // the document a wimse subject keeps is its Txn-Token: the WIT and WPT are per call
+            case WIMSE -> dvid(Mode.WIMSE, document, lenient);
             case ID_MODE -> nested(Mode.ID_MODE, document, limits, lenient);
             case ANON_MODE -> nested(Mode.ANON_MODE, document, limits, lenient);
             case LSVID -> lsvid(document, limits);
@@ -124,9 +126,9 @@ public final class DocumentDecoder {
                 string(claims.get("iss")),
                 string(claims.get("sub")),
                 audience(claims.get("aud")),
-                mode == Mode.TXN_TOKEN ? userIssuer(claims) : string(claims.get("dpa")),
+                mode == Mode.TXN_TOKEN || mode == Mode.WIMSE ? userIssuer(claims) : string(claims.get("dpa")),
                 // a Txn-Token's user is its sub (docs/formats/txn-token.md §1)
-                string(claims.get(mode == Mode.TXN_TOKEN ? "sub" : "dpr")),
+                string(claims.get(mode == Mode.TXN_TOKEN || mode == Mode.WIMSE ? "sub" : "dpr")),
                 time(claims.get("iat")),
                 time(claims.get("exp")),
                 false,

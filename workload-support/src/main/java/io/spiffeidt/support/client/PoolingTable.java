@@ -100,7 +100,7 @@ public final class PoolingTable {
                 switch (mode) {
                     // txn-token is not in the thesis: pooled as its nearest kin, DVID (a JWT the m-tier takes to
                     // asserting)
-                    case DVID, TXN_TOKEN -> downstream == Role.ASSERTING_WL || downstream == Role.TARGET_WL;
+                    case DVID, TXN_TOKEN, WIMSE -> downstream == Role.ASSERTING_WL || downstream == Role.TARGET_WL;
                     case ID_MODE, LSVID -> downstream == Role.TARGET_WL;
                     case ANON_MODE -> false;
                     // the baselines are not in the thesis: pooled as the document modes' target call
@@ -109,7 +109,7 @@ public final class PoolingTable {
             case TARGET_WL ->
                 switch (mode) {
                     case ID_MODE, ANON_MODE -> downstream == Role.ASSERTING_WL;
-                    case DVID, LSVID, TXN_TOKEN, MTLS_ONLY, BEARER_FORWARD -> false;
+                    case DVID, LSVID, TXN_TOKEN, MTLS_ONLY, BEARER_FORWARD, WIMSE -> false;
                 };
             case ASSERTING_WL -> false;
         };

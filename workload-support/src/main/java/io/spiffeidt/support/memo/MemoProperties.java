@@ -20,11 +20,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param uses the settings of each memo by name ({@code lsvid-chain}, {@code lsvid-base}, {@code lsvid-layer},
  *     {@code lsvid-document}, {@code lsvid-extension}, {@code idmode-chain}, {@code idmode-token}, {@code idmode-extension},
  *     {@code anonmode-token}, {@code anonmode-extension}, {@code oauth-proof}, {@code oauth-token}, {@code dvid-keys},
- *     {@code txn-token-keys}, {@code subject-session}; the configuration metadata says what each holds). Unset for a
+ *     {@code txn-token-keys}, {@code wimse-keys}, {@code wimse-jti}, {@code subject-session}; the configuration
+ *     metadata says what each holds). Unset for a
  *     memo: its default, 1,024 entries, 8 Mi characters and no TTL, except
  *     {@code oauth-proof} (20,000 entries for 5 minutes), {@code oauth-token} (4,096 for 1 minute), the three
- *     {@code *-extension} (256 entries), {@code dvid-keys} and {@code txn-token-keys} (5 minutes). A key set
- *     ({@code dvid-keys}, {@code txn-token-keys}) reads only {@code enabled} and {@code ttl}, {@code subject-session} only {@code enabled};
+ *     {@code *-extension} (256 entries), {@code dvid-keys}, {@code txn-token-keys} and {@code wimse-keys} (5 minutes), {@code wimse-jti}
+ *     (65,536 entries). A key set ({@code dvid-keys}, {@code txn-token-keys}, {@code wimse-keys}) reads only
+ *     {@code enabled} and {@code ttl}, {@code subject-session} only {@code enabled}, {@code wimse-jti} (the WPT
+ *     replay cache, a check the memo switch never turns off) only {@code size};
  *     setting another key of theirs, or a name not in the list, fails the start
  */
 @ConfigurationProperties("spiffeidt.memo")
@@ -46,6 +49,8 @@ public record MemoProperties(@DefaultValue("true") boolean enabled, Map<String, 
             "oauth-token",
             "dvid-keys",
             "txn-token-keys",
+            "wimse-keys",
+            "wimse-jti",
             "subject-session");
 
     /**
@@ -89,12 +94,15 @@ public record MemoProperties(@DefaultValue("true") boolean enabled, Map<String, 
 
     /** The key sets hold one JWKS each (no size, no characters), the subject's sessions are bounded elsewhere. */
     private static void refuseUnread(String name, Named named) {
-        boolean keySet = name.equals("dvid-keys") || name.equals("txn-token-keys");
+        boolean keySet = name.equals("dvid-keys") || name.equals("txn-token-keys") || name.equals("wimse-keys");
         boolean session = name.equals("subject-session");
         if ((keySet || session) && (named.size() != null || named.maxChars() != null)
                 || session && named.ttl() != null) {
             throw new IllegalArgumentException("spiffeidt.memo.uses." + name + ": only "
                     + (session ? "enabled is" : "enabled and ttl are") + " read for this memo");
+        }
+        if (name.equals("wimse-jti") && (named.enabled() != null || named.maxChars() != null || named.ttl() != null)) {
+            throw new IllegalArgumentException("spiffeidt.memo.uses.wimse-jti: only size is read for this memo");
         }
     }
 
@@ -107,7 +115,8 @@ public record MemoProperties(@DefaultValue("true") boolean enabled, Map<String, 
             case "oauth-proof" -> MemoSettings.DEFAULTS.withSize(20_000).withTtl(Duration.ofMinutes(5));
             case "oauth-token" -> MemoSettings.DEFAULTS.withSize(4096).withTtl(Duration.ofMinutes(1));
             case "lsvid-extension", "idmode-extension", "anonmode-extension" -> MemoSettings.DEFAULTS.withSize(256);
-            case "dvid-keys", "txn-token-keys" -> MemoSettings.DEFAULTS.withTtl(Duration.ofMinutes(5));
+            case "dvid-keys", "txn-token-keys", "wimse-keys" -> MemoSettings.DEFAULTS.withTtl(Duration.ofMinutes(5));
+            case "wimse-jti" -> MemoSettings.DEFAULTS.withSize(65_536);
             default -> MemoSettings.DEFAULTS;
         };
     }

@@ -1,0 +1,33 @@
+package io.spiffeidt.support.wimse;
+
+import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
+import io.spiffeidt.support.hop.HopAutoConfiguration;
+import io.spiffeidt.support.hop.HopParts;
+import io.spiffeidt.support.identity.IdentityProperties;
+import io.spiffeidt.support.txntoken.TxnTokenAutoConfiguration;
+import io.spiffeidt.support.txntoken.TxnTokenHop;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/** The wimse hop of this workload. */
+@AutoConfiguration(
+        after = {SpiffeIdtAutoConfiguration.class, HopAutoConfiguration.class, TxnTokenAutoConfiguration.class})
+@EnableConfigurationProperties(WimseProperties.class)
+public class WimseAutoConfiguration {
+
+    /**
+     * This workload's wimse hop, with the memos {@code spiffeidt.memo.uses.wimse-keys}, {@code
+     * txn-token-keys} and the replay cache's size {@code wimse-jti}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public WimseHop wimseHop(
+            HopParts parts,
+            WimseProperties properties,
+            IdentityProperties identityProperties,
+            TxnTokenHop txnTokenHop) {
+        return new WimseHop(parts, properties, identityProperties, txnTokenHop);
+    }
+}
