@@ -5,7 +5,7 @@
   'use strict';
 
   var MODE_NAMES = { 'dvid': 'DVID', 'id-mode': 'ID-Mode', 'anon-mode': 'Anon-Mode', 'lsvid': 'LSVID', 'txn-token': 'Txn-Token',
-    'mtls-only': 'mTLS only', 'bearer-forward': 'Bearer forward' };
+    'mtls-only': 'mTLS only', 'bearer-forward': 'Bearer forward', 'wimse': 'WIMSE' };
 
   // What the error codes of the problem details mean, in words (assertion-core's ErrorCode).
   var CODE_WORDS = {
@@ -18,6 +18,7 @@
     BROKEN_LINK: 'The chain of layers is broken: a layer was not issued by the audience of the layer it wraps.',
     EXPIRED: 'The document or your access token has expired.',
     NOT_YET_VALID: 'The document is not valid yet (check the clocks).',
+    REPLAYED: 'A single-use proof of the request was presented a second time.',
     WRONG_AUDIENCE: 'The document was addressed to another workload.',
     WRONG_PRESENTER: 'The document was presented by a workload that may not present it.',
     DELEGATION_INVALID: 'The delegation to act for you is missing or invalid.',

@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
 import java.security.spec.X509EncodedKeySpec;
@@ -62,6 +65,31 @@ public final class PemKeyPair {
             throw new IllegalStateException("unreadable " + what + " key in " + path, e);
         }
         throw new IllegalStateException("the " + what + " key file " + path + " holds no private key");
+    }
+
+    /**
+     * The EC P-256 pair of {@code path}, or, when {@code path} is {@code null}, one made now and kept
+     * in memory only (one replica, development).
+     *
+     * @param what what the key is for, for messages ("WIT issuer")
+     * @throws IllegalStateException when the file cannot be read or holds no P-256 key
+     */
+    public static KeyPair p256(Path path, String what) {
+        if (path != null) {
+            KeyPair pair = read(path, what);
+            if (!(pair.getPublic() instanceof ECPublicKey ec)
+                    || ec.getParams().getCurve().getField().getFieldSize() != 256) {
+                throw new IllegalStateException("the " + what + " key in " + path + " is not an EC P-256 key (ES256)");
+            }
+            return pair;
+        }
+        try {
+            KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
+            gen.initialize(new ECGenParameterSpec("secp256r1"));
+            return gen.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot create the " + what + " key", e);
+        }
     }
 
     private static PrivateKey toJdk(PrivateKey key) throws GeneralSecurityException {
