@@ -74,7 +74,10 @@ class PoolingTableTests {
                         "target-wl:anon-mode.asserting-wl",
                         // not in the thesis: the Txn-Token baseline is pooled as DVID is
                         "m-tier:txn-token.asserting-wl",
-                        "m-tier:txn-token.target-wl");
+                        "m-tier:txn-token.target-wl",
+                        // nor is wimse, which carries a Txn-Token too
+                        "m-tier:wimse.asserting-wl",
+                        "m-tier:wimse.target-wl");
     }
 
     @Test
