@@ -109,7 +109,7 @@ class PageBrowserIT extends EmbeddedStackIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid", "txn-token"})
+    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid", "txn-token", "wimse"})
     @Order(2)
     void modeWhenMintThenDepositThenLayersBalanceAndWaterfallShown(String mode) throws IOException {
         loggedIn();
@@ -277,6 +277,7 @@ class PageBrowserIT extends EmbeddedStackIT {
             case "id-mode" -> "ID-Mode";
             case "anon-mode" -> "Anon-Mode";
             case "txn-token" -> "Txn-Token";
+            case "wimse" -> "WIMSE";
             case "mtls-only" -> "mTLS only";
             case "bearer-forward" -> "Bearer forward";
             default -> "LSVID";

@@ -32,7 +32,7 @@ class ServerTimingIT extends EmbeddedStackIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid", "txn-token"})
+    @ValueSource(strings = {"dvid", "id-mode", "anon-mode", "lsvid", "txn-token", "wimse"})
     void answerWhenMintThenDepositThenServerTimingOfEveryTier(String mode) throws Exception {
         String token = client.userToken("user0031");
 
