@@ -273,7 +273,8 @@ class ComparisonTests {
         Map<String, ModeProfile> profiles = ModeProfile.load();
 
         assertThat(profiles.keySet())
-                .containsExactly("dvid", "id-mode", "anon-mode", "lsvid", "mtls-only", "bearer-forward", "txn-token");
+                .containsExactly(
+                        "dvid", "id-mode", "anon-mode", "lsvid", "mtls-only", "bearer-forward", "txn-token", "wimse");
         for (Mode mode : Mode.values()) {
             assertThat(profiles).containsKey(mode.pathSegment());
         }
