@@ -14,12 +14,20 @@ import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import io.spiffeidt.core.SpiffeId;
+import io.spiffeidt.core.wimse.WimseHeaders;
+import io.spiffeidt.core.wimse.WimseSettings;
+import io.spiffeidt.core.wimse.WptSigner;
 import io.spiffeidt.devstack.DevStackSettings;
 import io.spiffeidt.devstack.it.SystemClient.Answer;
+import java.net.URI;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.Security;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +46,9 @@ class WimseFlowIT extends ModeFlowContractIT {
 
     @BeforeAll
     static void start() {
-        startStack(DevStackSettings.ephemeral());
+        // the thesis reproduction, no memo: every verification fetches both key sets, and the WPT
+        // replay check still runs (WimseAttackIT runs with the memos on)
+        startStack(DevStackSettings.ephemeral().withProperty("spiffeidt.memo.enabled", "false"));
     }
 
     @Override
@@ -118,6 +128,46 @@ class WimseFlowIT extends ModeFlowContractIT {
 
         assertThat(refused.status()).as(refused.body()).isEqualTo(400);
         assertThat(refused.json().get("code").asString()).isEqualTo("MALFORMED");
+    }
+
+    /** The memos off turn off remembered work, never the single use of a WPT. */
+    @Test
+    void replayWhenMemosOffThenASecondUseOfAWptStillRefused() throws Exception {
+        KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
+        gen.initialize(new ECGenParameterSpec("secp256r1"));
+        KeyPair own = gen.generateKeyPair();
+        String jwk = new ECKey.Builder(Curve.P_256, (ECPublicKey) own.getPublic())
+                .build()
+                .toJSONString();
+        String wit = client.asWorkload("m-tier", "asserting-wl", "/wimse/wit", "{\"jwk\":" + jwk + "}")
+                .json()
+                .get("wit")
+                .asString();
+        String txn = client.user("txn-token", "mint", client.userToken("user0086"), null)
+                .json()
+                .get("token")
+                .asString();
+        URI target = stack.mtlsUrl("target-wl").resolve("/wimse/balance");
+        String wpt = new WptSigner(
+                        own.getPrivate(),
+                        own.getPublic(),
+                        Security.getProvider("SunEC"),
+                        WimseSettings.defaults(SpiffeId.parse(id("asserting-wl")), Clock.systemUTC()),
+                        new SecureRandom())
+                .sign(wit, "POST", target, txn)
+                .token();
+        Map<String, String> headers = Map.of(
+                WimseHeaders.WORKLOAD_IDENTITY_TOKEN, wit,
+                WimseHeaders.AUTHORIZATION, WimseHeaders.authorization(wpt),
+                WimseHeaders.TXN_TOKEN, txn);
+
+        Answer first = client.asWorkload("m-tier", "target-wl", "/wimse/balance", "{}", headers);
+        Answer again = client.asWorkload("m-tier", "target-wl", "/wimse/balance", "{}", headers);
+
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        assertThat(first.json().get("user").asString()).isEqualTo("user0086");
+        assertThat(again.status()).as(again.body()).isEqualTo(401);
+        assertThat(again.json().get("code").asString()).isEqualTo("REPLAYED");
     }
 
     @Test
