@@ -96,6 +96,22 @@ public class ProblemDetailsAdvice {
     }
 
     /**
+     * A refused credential of a scheme that answers its 401 with a challenge ({@code WWW-Authenticate:
+     * WPT}, draft-ietf-wimse-wpt-02 §2.1), otherwise as {@link #assertion}.
+     */
+    @ExceptionHandler(ChallengedException.class)
+    public ResponseEntity<ProblemDetail> challenged(ChallengedException e) {
+        ResponseEntity<ProblemDetail> problem = assertion(e);
+        if (problem.getStatusCode().value() != 401) {
+            return problem;
+        }
+        return ResponseEntity.status(401)
+                .header(HttpHeaders.WWW_AUTHENTICATE, e.scheme())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem.getBody());
+    }
+
+    /**
      * An access token that does not verify: 401 with {@code WWW-Authenticate: Bearer
      * error="invalid_token"} (RFC 6750 section 3) and the specific code.
      */

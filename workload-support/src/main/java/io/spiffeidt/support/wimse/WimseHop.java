@@ -34,6 +34,7 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.keys.FetchedKeySet;
 import io.spiffeidt.support.memo.MemoProperties;
 import io.spiffeidt.support.metrics.Operation;
+import io.spiffeidt.support.problem.ChallengedException;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
 import io.spiffeidt.support.txntoken.TxnTokenKeySet;
 import io.spiffeidt.support.wire.DocumentRequest;
@@ -180,8 +181,14 @@ public class WimseHop extends AbstractHop<WimseDocument, Void> {
     @Override
     protected Verified<WimseDocument> check(Received received, Caller caller, Void none) {
         String[] parts = sideCar(received);
-        VerifiedWimse proof =
-                verifier.verify(new WimseRequest(parts[0], parts[1], parts[2], URI.create(parts[3]), received.token()));
+        VerifiedWimse proof;
+        try {
+            proof = verifier.verify(
+                    new WimseRequest(parts[0], parts[1], parts[2], URI.create(parts[3]), received.token()));
+        } catch (AssertionException e) {
+            // a refused WIT or WPT answers 401 with the WPT challenge (draft-ietf-wimse-wpt-02 §2.1)
+            throw new ChallengedException(e, WimseHeaders.WPT_SCHEME);
+        }
         if (!proof.workload().equals(caller.id())) {
             throw new AssertionException(
                     ErrorCode.WRONG_PRESENTER,

@@ -14,11 +14,14 @@ import io.spiffeidt.core.wimse.WimseVerifier;
 import io.spiffeidt.core.wimse.Wit;
 import io.spiffeidt.core.wimse.WitIssuer;
 import io.spiffeidt.core.wimse.WitKeyResolver;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.memo.MemoProperties;
+import io.spiffeidt.support.problem.ChallengedException;
+import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
@@ -144,6 +147,23 @@ class WimseHopTests {
                         AssertionException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED))
                 .hasMessageNotContaining(TXN)
                 .hasMessageNotContaining(WIT);
+    }
+
+    @Test
+    void verifyWhenTheWitIsRefusedThenItsCodeWithTheWptChallenge() {
+        request("POST", "/wimse/balance");
+        Received received = mTier.receive(DocumentRequest.of(null), headers("not-a-jws", "WPT " + WPT, TXN));
+        StaticX509Source source = TestIdentities.source(Role.SUBJECT_WL);
+        Caller caller = new Caller(
+                TestHops.identity(Role.SUBJECT_WL, source).self(),
+                source.getX509Svid().getLeaf(),
+                source.getX509Svid().getLeaf().getPublicKey());
+
+        assertThatThrownBy(() -> mTier.verify(received, caller))
+                .isInstanceOfSatisfying(ChallengedException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED);
+                    assertThat(e.scheme()).isEqualTo("WPT");
+                });
     }
 
     @Test
