@@ -342,7 +342,7 @@ class WimseAttackIT extends EmbeddedStackIT {
     }
 
     @Test
-    void attackWhenOversizedWitThenLimitExceeded() throws Exception {
+    void attackWhenOversizedWitOrWptThenLimitExceeded() throws Exception {
         String txn = txnToken("user0051");
         for (String[] call : HOPS) {
             KeyPair key = newKey();
@@ -350,11 +350,31 @@ class WimseAttackIT extends EmbeddedStackIT {
             claims.put("padding", "x".repeat(12_000));
             String wit = sign(witHeader(), claims, issuerKey.privateKey());
             String wpt = wpt(key, wit, "POST", target(call[1], "/wimse/balance"), txn);
-            Answer a = present(call, "/wimse/balance", wit, wpt, txn);
-            assertThat(a.status()).as(call[1] + ": " + a.body()).isBetween(400, 499);
-            assertThat(a.json().get("code").asString()).as(a.body()).isEqualTo("LIMIT_EXCEEDED");
-            assertThat(a.body()).doesNotContain(wit);
+            assertOversized(present(call, "/wimse/balance", wit, wpt, txn), call[1], wit);
+
+            // a WPT the sender's own key signed, padded past the limit
+            Sender sender = Sender.of(call[0]);
+            long now = Instant.now().getEpochSecond();
+            Map<String, Object> wptClaims = new TreeMap<>();
+            wptClaims.put("aud", target(call[1], "/wimse/balance").toString());
+            wptClaims.put("exp", now + 30);
+            wptClaims.put("htm", "POST");
+            wptClaims.put("jti", "oversized-" + now);
+            wptClaims.put("padding", "x".repeat(12_000));
+            wptClaims.put("tth", io.spiffeidt.core.wimse.TokenHash.of(txn));
+            wptClaims.put("wth", io.spiffeidt.core.wimse.TokenHash.of(sender.wit()));
+            String bigWpt = sign(
+                    Map.of("alg", "ES256", "typ", "wpt+jwt"),
+                    wptClaims,
+                    sender.key().getPrivate());
+            assertOversized(present(call, "/wimse/balance", sender.wit(), bigWpt, txn), call[1], bigWpt);
         }
+    }
+
+    private static void assertOversized(Answer a, String where, String token) {
+        assertThat(a.status()).as(where + ": " + a.body()).isBetween(400, 499);
+        assertThat(a.json().get("code").asString()).as(a.body()).isEqualTo("LIMIT_EXCEEDED");
+        assertThat(a.body()).doesNotContain(token);
     }
 
     @Test
