@@ -287,7 +287,7 @@ public final class DevStack implements AutoCloseable {
             props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
             if (name.equals("target-wl")) {
                 // the accounts live in an in-memory H2 here, on the heap: deposit keys are remembered
-                // ten minutes, not a day (issue 28's soak); a given setting wins
+                // ten minutes, not a day (the soak profile); a given setting wins
                 props.put("spiffeidt.account.idempotency-retention", EMBEDDED_IDEMPOTENCY_RETENTION);
             }
             settings.properties().forEach((k, v) -> {

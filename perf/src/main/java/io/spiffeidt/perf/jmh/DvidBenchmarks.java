@@ -50,10 +50,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * DVID per operation (issue 2): mint, verify, ZKP prove and verify at 80 rounds, and OAuth RS256
+ * DVID per operation: mint, verify, ZKP prove and verify at 80 rounds, and OAuth RS256
  * token verification, each with the JCA provider as a parameter.
  *
- * <p>Cold (issue 31, nothing remembered from an earlier call, as at a verifier's first contact):
+ * <p>Cold (nothing remembered from an earlier call, as at a verifier's first contact):
  *
  * <ul>
  *   <li>{@code verifyCold}: a DVID never seen, signed by a key of a key set never read: the

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The Txn-Token per operation (issue 29): mint (the token exchange's signature), replace (the
+ * The Txn-Token per operation: mint (the token exchange's signature), replace (the
  * m-tier's replacement) and verify (what every tier does), with the JCA provider as a parameter: an
  * ES256 sign and an ES256 verify, beside the four documents' benchmarks.
  */

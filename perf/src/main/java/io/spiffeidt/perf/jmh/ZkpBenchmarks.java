@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The RSA-signature proof at 80 rounds (issue 13, rows "ZKP prove" and "ZKP verify"): {@code
+ * The RSA-signature proof at 80 rounds (rows "ZKP prove" and "ZKP verify"): {@code
  * impl=provider} is the core as it is (the provider's {@code RSA/ECB/NoPadding}, one gcd), {@code
  * impl=biginteger} the arithmetic as it was ({@link BigInteger#modPow} and a gcd per round), in the
  * same run so that their ratio is taken under the same load.

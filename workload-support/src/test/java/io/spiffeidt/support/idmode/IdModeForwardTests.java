@@ -19,7 +19,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link IdModeHop#forward} (issue 13): outside the {@code thesis} profile a hop gives the same
+ * {@link IdModeHop#forward}: outside the {@code thesis} profile a hop gives the same
  * young extension of the same token again, and the next hop finds that token verified before; a
  * rotated SVID or half the layer's lifetime ends the reuse.
  */
