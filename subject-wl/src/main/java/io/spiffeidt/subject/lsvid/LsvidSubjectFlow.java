@@ -40,12 +40,10 @@ import org.springframework.stereotype.Component;
 public class LsvidSubjectFlow extends HopFlow {
 
     private final LsvidHop hop;
-    private final boolean keepDecoded;
 
     public LsvidSubjectFlow(DownstreamClients clients, LsvidHop hop, Memos memos) {
-        super(Mode.LSVID, clients);
+        super(Mode.LSVID, clients, memos);
         this.hop = hop;
-        this.keepDecoded = memos.settings(KeptDocument.MEMO).remembers();
     }
 
     @Override
@@ -62,7 +60,7 @@ public class LsvidSubjectFlow extends HopFlow {
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
         KeptDocument kept = KeptDocument.lsvid(
-                answer.lsvid(), minted.result().outermost().expiresAt(), keepDecoded ? minted.document() : null);
+                answer.lsvid(), minted.result().outermost().expiresAt(), keepsVerified() ? minted.document() : null);
         return new MintedDocument(kept, null, claims(minted.result()));
     }
 
