@@ -34,7 +34,7 @@ import org.springframework.stereotype.Component;
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
  * signed with the current SVID key. The document is kept decoded (the memo {@code subject-session})
  * and a young extension of it is reused ({@link LsvidHop#forward}, the memo {@code lsvid-extension});
- * with the memos off every use decodes it again and signs a new extension as the original did.
+ * with the memos off every use parses it again and signs a new extension as the original did.
  */
 @Component
 public class LsvidSubjectFlow extends HopFlow {
@@ -67,7 +67,7 @@ public class LsvidSubjectFlow extends HopFlow {
     @Override
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
-        Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.decode(document.token());
+        Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.parse(document.token());
         Outgoing extended = hop.forward(kept, Role.M_TIER);
         return callMiddleTier(operation, extended, amount, idempotencyKey);
     }

@@ -120,8 +120,11 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
         this.extender = new LsvidExtender(timeRules, this.provider);
     }
 
-    /** Decodes a document (strict, canonical, under the limits). */
-    public Lsvid decode(String encoded) {
+    /**
+     * Parses a document without verifying it (strict, canonical, under the limits): the name every
+     * hop's reader has.
+     */
+    public Lsvid parse(String encoded) {
         return LsvidCodec.decode(encoded, limits);
     }
 
