@@ -138,7 +138,7 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
     }
 
     /** A verifier with this hop's settings over {@code keys} (the service's own key at the service). */
-    public TxnTokenVerifier verifier(TxnTokenKeyResolver keys) {
+    TxnTokenVerifier verifier(TxnTokenKeyResolver keys) {
         return new TxnTokenVerifier(settings, provider, keys);
     }
 
