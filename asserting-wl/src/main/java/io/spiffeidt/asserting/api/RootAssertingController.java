@@ -49,7 +49,7 @@ public abstract class RootAssertingController<M> {
      * @param minting the {@link Hop#minting()} of the mode's hop
      * @throws IllegalStateException when the hop mints nothing (it was not given what it mints with)
      */
-    protected RootAssertingController(Mode mode, Optional<Minting<M>> minting, UserProofs.Kept proofs) {
+    protected RootAssertingController(Mode mode, Optional<? extends Minting<M>> minting, UserProofs.Kept proofs) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.minting = minting.orElseThrow(
                 () -> new IllegalStateException("the " + mode.pathSegment() + " hop of this workload mints nothing"));

@@ -39,10 +39,10 @@ public class DvidAssertingConfiguration {
         return DvidHop.mintingSettings(parts, algorithm, properties.lifetime(), properties.zkpRounds());
     }
 
-    /** The DVID hop of the asserting workload: the one that mints, with its key. */
+    /** The DVID hop of the asserting workload: the one that mints and validates, with its key. */
     @Bean
-    DvidHop dvidHop(HopParts parts, DvidMinter minter, DvidAssertingProperties properties) {
-        return new DvidHop(parts, minter, properties.embedZkp());
+    DvidHop dvidHop(HopParts parts, DvidMinter minter, DvidVerifier verifier, DvidAssertingProperties properties) {
+        return new DvidHop(parts, minter, verifier, properties.embedZkp());
     }
 
     @Bean

@@ -13,6 +13,7 @@ import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.dvid.DvidIssuer;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.IntrospectRequest;
@@ -33,7 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/dvid")
 public class DvidAssertingController extends RootAssertingController<Dvid> {
 
-    private final DvidHop hop;
+    private final DvidIssuer issuer;
     private final DvidVerifier verifier;
     private final String jwks;
 
@@ -44,7 +45,7 @@ public class DvidAssertingController extends RootAssertingController<Dvid> {
             @Qualifier("dvidProofs") UserProofs.Kept proofs,
             DvidSigningKey key) {
         super(Mode.DVID, hop.minting(), proofs);
-        this.hop = hop;
+        this.issuer = hop.minting().orElseThrow();
         this.verifier = verifier;
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
     }
@@ -67,7 +68,7 @@ public class DvidAssertingController extends RootAssertingController<Dvid> {
         if (request.proofDigest() != null && !request.wantsIntrospection()) {
             throw new AssertionException(ErrorCode.MALFORMED, "proofDigest without \"introspect\": true");
         }
-        VerifiedDvid dvid = hop.validate(verifier, Received.of(request.token()), caller);
+        VerifiedDvid dvid = issuer.validate(Received.of(request.token()), caller);
         IntrospectionAnswer introspection =
                 request.wantsIntrospection() ? introspection(dvid, request.proofDigest()) : null;
         return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti(), introspection);

@@ -23,7 +23,6 @@ import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Introspection;
 import io.spiffeidt.support.hop.Minted;
-import io.spiffeidt.support.hop.Minting;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -36,6 +35,7 @@ import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.security.Provider;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -51,7 +51,7 @@ import java.util.function.Function;
  * middle tier: always there), {@link #introspection()} (the middle tier's validation and
  * introspection, one call when {@link #introspectsInOneCall()}), {@link #forward(Verified, Role)}
  * (the DVID unchanged), at the subject workload {@link #accept} and at the asserting workload
- * {@link #minting()} and {@link #validate}.
+ * {@link #minting()} (mint and validate).
  *
  * <p>Thread safety: thread safe.
  */
@@ -66,25 +66,28 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
     private final Provider provider;
     private final DvidSettings settings;
     private final Optional<Introspection<VerifiedDvid>> introspection = Optional.of(new Introspected());
-    private final Optional<Minting<Dvid>> minting;
+    private final Optional<DvidIssuer> minting;
 
     /** The verifier of {@link #validatesLocally()}, built at the first use. */
     private volatile DvidVerifier here;
 
     /** A hop that mints nothing: every workload's but the asserting workload's. */
     public DvidHop(HopParts parts) {
-        this(parts, null, false);
+        this(parts, null, null, false);
     }
 
     /**
-     * The asserting workload's hop: {@link #DvidHop(HopParts)} that also mints DVIDs ({@link
-     * #minting()}) with {@code minter} (its key; settings of {@link #mintingSettings}).
+     * The asserting workload's hop: {@link #DvidHop(HopParts)} that also mints and validates DVIDs
+     * ({@link #minting()}) with {@code minter} and {@code own} (its key; settings of {@link
+     * #mintingSettings}).
      *
      * @param minter the asserting workload's minter, or {@code null} for a hop that mints nothing
+     * @param own the verifier of the DVIDs it issued, with its own key ({@code null} with {@code
+     *     minter})
      * @param embedZkp whether a DVID embeds the user's proof when the grant carries one
      *     ({@code spiffeidt.dvid.embed-zkp})
      */
-    public DvidHop(HopParts parts, DvidMinter minter, boolean embedZkp) {
+    public DvidHop(HopParts parts, DvidMinter minter, DvidVerifier own, boolean embedZkp) {
         super(Mode.DVID, parts, Forwarding.RELAYS);
         this.keysMemo = parts.memos().settings(KEYS_MEMO);
         this.provider = parts.provider().provider();
@@ -103,7 +106,7 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
                 this.provider,
                 parts.verifiedProofs(),
                 parts.services().metrics());
-        this.minting = minter == null ? Optional.empty() : Optional.of(new DvidMinting(minter, embedZkp));
+        this.minting = minter == null ? Optional.empty() : Optional.of(new Issuer(minter, own, embedZkp));
     }
 
     /**
@@ -216,21 +219,14 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
     }
 
     /**
-     * The asserting workload's step, where this hop was given its minter: a DVID whose {@code sub} is
-     * the grant's audience, with the user's proof embedded where that is on and the grant carries
-     * one; its introspection record is found by its {@code jti}.
+     * The asserting workload's steps, where this hop was given its minter: a DVID whose {@code sub}
+     * is the grant's audience, with the user's proof embedded where that is on and the grant carries
+     * one (its introspection record is found by its {@code jti}), and the validation of a DVID it
+     * issued.
      */
     @Override
-    public Optional<Minting<Dvid>> minting() {
+    public Optional<DvidIssuer> minting() {
         return minting;
-    }
-
-    /**
-     * The asserting workload's {@code /dvid/validate}: {@code verifier} (its own keys) for {@code
-     * caller} as audience, timed as {@code validate}.
-     */
-    public VerifiedDvid validate(DvidVerifier verifier, Received received, Caller caller) {
-        return new Validation(verifier).run(received, caller);
     }
 
     private DownstreamClient asserting() {
@@ -295,15 +291,22 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
         }
     }
 
-    /** The asserting workload's mint with its key. */
-    private final class DvidMinting extends MintingStep<Dvid> {
+    /** The asserting workload's mint and validation with its key. */
+    private final class Issuer extends MintingStep<Dvid> implements DvidIssuer {
 
         private final DvidMinter minter;
+        private final Validation validation;
         private final boolean embedZkp;
 
-        DvidMinting(DvidMinter minter, boolean embedZkp) {
+        Issuer(DvidMinter minter, DvidVerifier own, boolean embedZkp) {
             this.minter = minter;
+            this.validation = new Validation(Objects.requireNonNull(own, "own"));
             this.embedZkp = embedZkp;
+        }
+
+        @Override
+        public VerifiedDvid validate(Received received, Caller caller) {
+            return validation.run(received, caller);
         }
 
         @Override

@@ -9,8 +9,11 @@ import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
 import io.spiffeidt.core.dvid.DvidMinter;
+import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.Grant;
@@ -24,6 +27,7 @@ import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,18 +45,18 @@ class DvidHopTests {
     private final DvidHop mTier = TestHops.dvid(Role.M_TIER, TestIdentities.source(Role.M_TIER));
     private final DvidHop target = TestHops.dvid(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
     private final KeyPair key = rsaKey();
-    private final DvidMinter minter = new DvidMinter(
-            key.getPrivate(),
-            key.getPublic(),
-            new SignatureProvider(CryptoProviderChoice.BC).provider(),
-            DvidHop.mintingSettings(
-                    TestHops.parts(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL)),
-                    DvidAlgorithm.RS256,
-                    Duration.ofMinutes(5),
-                    80),
-            new SecureRandom());
-    private final DvidHop asserting =
-            new DvidHop(TestHops.parts(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL)), minter, false);
+    private final Provider provider = new SignatureProvider(CryptoProviderChoice.BC).provider();
+    private final DvidSettings mintingSettings = DvidHop.mintingSettings(
+            TestHops.parts(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL)),
+            DvidAlgorithm.RS256,
+            Duration.ofMinutes(5),
+            80);
+    private final DvidMinter minter =
+            new DvidMinter(key.getPrivate(), key.getPublic(), provider, mintingSettings, new SecureRandom());
+    private final DvidVerifier own =
+            new DvidVerifier(mintingSettings, provider, DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())));
+    private final DvidHop asserting = new DvidHop(
+            TestHops.parts(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL)), minter, own, false);
 
     @Test
     void validatesLocallyWhenTargetWithTheKeySetMemoThenTrueAndNowhereElse() {
@@ -114,6 +118,7 @@ class DvidHopTests {
                         Memos.none(),
                         new HopServices(new OperationMetrics(registry), null, null)),
                 minter,
+                own,
                 false);
 
         Dvid dvid = asserting.minting().orElseThrow().mint(grant()).document();
@@ -131,6 +136,20 @@ class DvidHopTests {
                         .summary()
                         .totalAmount())
                 .isEqualTo(dvid.token().length());
+    }
+
+    @Test
+    void validateWhenTheIssuerIsAskedAboutADvidItMintedThenVerifiedForTheCaller() {
+        Dvid dvid = asserting.minting().orElseThrow().mint(grant()).document();
+        Caller mTierCaller = new Caller(
+                mTier.self(),
+                TestIdentities.source(Role.M_TIER).getX509Svid().getLeaf(),
+                TestIdentities.source(Role.M_TIER).getX509Svid().getLeaf().getPublicKey());
+
+        VerifiedDvid validated = asserting.minting().orElseThrow().validate(Received.of(dvid.token()), mTierCaller);
+
+        assertThat(validated.jti()).isEqualTo(dvid.jti());
+        assertThat(validated.dpr()).isEqualTo("user0001");
     }
 
     @Test
