@@ -100,12 +100,9 @@ public class DvidBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         p = Providers.of(provider, "RSA");
-        // as the asserting workload (SignatureProvider.secureRandom): ACCP's DRBG with ACCP, else the JDK's
-        random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair dvidKey = gen.generateKeyPair();
-        KeyPair idp = gen.generateKeyPair();
+        random = Providers.secureRandom(provider, p);
+        KeyPair dvidKey = Providers.rsaKeyPair();
+        KeyPair idp = Providers.rsaKeyPair();
         DvidSettings settings = DvidSettings.defaults(ASSERTING, Clock.systemUTC());
         minter = new DvidMinter(dvidKey.getPrivate(), dvidKey.getPublic(), p, settings, random);
         String kid = minter.keyId();

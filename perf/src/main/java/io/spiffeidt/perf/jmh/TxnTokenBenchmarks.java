@@ -54,8 +54,7 @@ public class TxnTokenBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         Provider p = Providers.of(provider, "EC");
-        // as the asserting workload (SignatureProvider.secureRandom): ACCP's DRBG with ACCP, else the JDK's
-        SecureRandom random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
+        SecureRandom random = Providers.secureRandom(provider, p);
         KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
         gen.initialize(new ECGenParameterSpec("secp256r1"));
         KeyPair key = gen.generateKeyPair();

@@ -7,7 +7,6 @@ import io.spiffeidt.core.zkp.ZkProof;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.Signature;
@@ -54,11 +53,9 @@ public class ZkpBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         p = Providers.of(provider, "RSA");
-        // the commitments' randomness from where the workload takes it (SignatureProvider.secureRandom)
-        random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair idp = gen.generateKeyPair();
+        // the commitments' randomness from where the workload takes it
+        random = Providers.secureRandom(provider, p);
+        KeyPair idp = Providers.rsaKeyPair();
         idpKey = (RSAPublicKey) idp.getPublic();
         msg = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjkwMDAiLCJzdWIiOiJ1c2VyMDAwMSJ9"
                 .getBytes(StandardCharsets.US_ASCII);

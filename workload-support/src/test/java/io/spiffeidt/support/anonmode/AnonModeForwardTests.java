@@ -8,7 +8,6 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.testkit.MutableClock;
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -20,21 +19,17 @@ import org.junit.jupiter.api.Test;
 class AnonModeForwardTests {
 
     private final MutableClock clock = MutableClock.at(Instant.now());
-    private final AnonModeHop asserting =
-            TestHops.anonMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final AnonModeHop asserting = TestHops.anonModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private final AnonModeHop subject =
             TestHops.anonMode(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, true);
     private final AnonModeHop mTier = TestHops.anonMode(Role.M_TIER, TestIdentities.source(Role.M_TIER), clock, true);
 
     private String root() {
         String root = asserting
-                .mint(
-                        new Grant(
-                                subject.self(),
-                                "http://idp",
-                                "user0001",
-                                Instant.now().plusSeconds(600)),
-                        Duration.ofMinutes(2))
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(
+                        subject.self(), "http://idp", "user0001", Instant.now().plusSeconds(600)))
                 .token();
         subject.verify(root);
         return root;
