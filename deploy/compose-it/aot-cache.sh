@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# JDK 25's AOT cache in the Compose deployment, for real (deploy/compose/aot-cache.yaml, issue 31): the five
+# JDK 25's AOT cache in the Compose deployment, for real (deploy/compose/aot-cache.yaml): the five
 # images built here on a JDK 25 base under the tag <version>-jdk25, `docker compose up` with the override,
 # and the workloads made to use their cache or refuse to start (SPIFFEIDT_AOT_MODE=on).
 #

@@ -87,7 +87,7 @@ warm_up "$(token_for user0002)"
 log "walk-through (user0001), profile thesis"
 walk_through user0001
 
-# --- traces (issue 30): a deposit's trace in Zipkin, through subject-wl, m-tier and target-wl ---
+# --- traces: a deposit's trace in Zipkin, through subject-wl, m-tier and target-wl ---
 CALL_HEADERS=$work/trace-headers
 call lsvid deposit "$(token_for user0003)" '{"amount": 1}' > /dev/null || fail "lsvid deposit for the trace"
 unset CALL_HEADERS

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fault test with real SPIRE (issue 28, items 2 and 3; deploy/README.md "Faults under load").
+# Fault test with real SPIRE (deploy/README.md "Faults under load").
 #
 # SPIRE server and agent on loopback by deploy/lib/spire.sh, as deploy/spire-it (join token, unix attestor,
 # one user and one registration entry per workload, but the `disk` key manager on both so that they can be

@@ -39,7 +39,7 @@ done
 modules=java.base,java.compiler,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http
 modules=$modules,java.prefs,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.transaction.xa
 modules=$modules,java.xml,jdk.crypto.ec,jdk.crypto.cryptoki,jdk.management,jdk.naming.dns,jdk.net,jdk.unsupported,jdk.zipfs
-# Start-up before size (issue 31): the modules uncompressed (--compress=2 made every class a zip inflate)
+# Start-up before size: the modules uncompressed (--compress=2 made every class a zip inflate)
 # and the JDK's default class-data-sharing archive (lib/server/classes.jsa: without it a jlinked runtime
 # loads and verifies every JDK class at each start; the Temurin base has one)
 "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files --generate-cds-archive \

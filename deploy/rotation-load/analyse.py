@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Judges a rotation-under-load run (deploy/rotation-load/run.sh; issue 31, item 3).
+"""Judges a rotation-under-load run (deploy/rotation-load/run.sh).
 
 Reads the generator's answers (perf's rotation profile, rotation.csv: phase, mode, due, end, latency from
 the due time, Gatling's own time, status) and the times at which each workload received a new X.509-SVID

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SVID rotation under load with real SPIRE (issue 31, item 3; deploy/README.md "SVID rotation under load").
+# SVID rotation under load with real SPIRE (deploy/README.md "SVID rotation under load").
 #
 # Starts what deploy/spire-it starts (deploy/lib/spire.sh: SPIRE server and agent on loopback, one user,
 # process and registration entry per workload) with a short X.509-SVID TTL (ROTATION_SVID_TTL, 120 s; the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28's goal on its own terms: the embedded stack, `pooled` with the memos, the generator on the same
+# The closed-loop goal on its own terms: the embedded stack, `pooled` with the memos, the generator on the same
 # machine keeping C (16) connections busy (wrk, a closed loop: a connection sends its next request when the
 # answer is in), USERS (20) users' requests in turn. Per round a freshly started stack; every mode's `balance` for WARM_ALL seconds in turn
 # (the JIT of the paths the modes share), then per mode and request (`balance` for every mode, `mint` for

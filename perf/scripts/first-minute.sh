@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A workload's first minute (issue 31): per variant and mode, a freshly started embedded stack (its own JVM,
+# A workload's first minute: per variant and mode, a freshly started embedded stack (its own JVM,
 # normally optimising JIT, the heap of the Gatling run), the time from `java` to "devstack is up" and to the
 # first answered `balance`, then the latency of the first REQUESTS (1,000) sequential `balance` calls over
 # one kept-alive connection, p50 per 100; then STEADY_SECONDS (60) of back-to-back load and 200 more calls,

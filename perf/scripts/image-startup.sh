@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A workload's start-up in its image (issue 31): with the offline Compose deployment up, each workload
+# A workload's start-up in its image: with the offline Compose deployment up, each workload
 # container is stopped and started again (`docker stop`, `docker start`: the container alone, as the engine
 # restarts it; `docker compose start` would also run its one-shot dependencies again), ROUNDS times, and timed
 # from `docker start` to

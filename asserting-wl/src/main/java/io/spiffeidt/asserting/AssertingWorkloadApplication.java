@@ -1,6 +1,6 @@
 package io.spiffeidt.asserting;
 
-import org.springframework.boot.SpringApplication;
+import io.spiffeidt.support.WorkloadApplications;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
@@ -9,12 +9,11 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class AssertingWorkloadApplication {
 
-    /** The configuration file name ({@code asserting-wl.yml}); several workloads share one JVM. */
+    /** The configuration file name ({@code asserting-wl.yml}); several workloads share one JVM, and
+     * the profiles workload-support ships apply ({@link WorkloadApplications}). */
     public static final String CONFIG_NAME = "asserting-wl";
 
     public static void main(String[] args) {
-        SpringApplication app = new SpringApplication(AssertingWorkloadApplication.class);
-        app.setDefaultProperties(java.util.Map.of("spring.config.name", CONFIG_NAME));
-        app.run(args);
+        WorkloadApplications.run(AssertingWorkloadApplication.class, CONFIG_NAME, args);
     }
 }

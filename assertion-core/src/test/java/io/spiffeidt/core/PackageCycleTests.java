@@ -8,7 +8,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * No two packages of the core depend on each other, directly or through others (issue 27): a mode
+ * No two packages of the core depend on each other, directly or through others: a mode
  * never imports another mode, shared code moves down.
  */
 class PackageCycleTests {

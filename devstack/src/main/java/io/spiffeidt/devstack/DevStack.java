@@ -7,6 +7,7 @@ import io.spiffeidt.devstack.workloadapi.DevWorkloadApi;
 import io.spiffeidt.idp.IdpApplication;
 import io.spiffeidt.mtier.MiddleTierApplication;
 import io.spiffeidt.subject.SubjectWorkloadApplication;
+import io.spiffeidt.support.WorkloadApplications;
 import io.spiffeidt.targetwl.TargetWorkloadApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -253,7 +254,9 @@ public final class DevStack implements AutoCloseable {
     private synchronized void startComponent(String name) {
         List<String> args = new ArrayList<>();
         Map<String, String> props = new LinkedHashMap<>();
-        props.put("spring.config.name", name);
+        // a workload reads application-<profile> files too (WorkloadApplications), the IdP only its own
+        String configName = name.equals("idp") ? name : WorkloadApplications.configName(name);
+        props.put("spring.config.name", configName);
         props.put("server.port", String.valueOf(port(name)));
         if (name.equals("idp")) {
             props.put("spiffeidt.idp.issuer", idpUrl().toString());
@@ -287,7 +290,7 @@ public final class DevStack implements AutoCloseable {
             props.put("spring.autoconfigure.exclude", String.join(",", SECURITY_AUTO_CONFIGURATIONS));
             if (name.equals("target-wl")) {
                 // the accounts live in an in-memory H2 here, on the heap: deposit keys are remembered
-                // ten minutes, not a day (issue 28's soak); a given setting wins
+                // ten minutes, not a day (the soak profile); a given setting wins
                 props.put("spiffeidt.account.idempotency-retention", EMBEDDED_IDEMPOTENCY_RETENTION);
             }
             settings.properties().forEach((k, v) -> {
@@ -300,7 +303,7 @@ public final class DevStack implements AutoCloseable {
         props.putAll(settings.workloadProperties().getOrDefault(name, Map.of()));
         props.forEach((k, v) -> args.add("--" + k + "=" + v));
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(APPLICATIONS.get(name))
-                .properties(Map.of("spring.config.name", name))
+                .properties(Map.of("spring.config.name", configName))
                 .registerShutdownHook(false)
                 .run(args.toArray(String[]::new));
         contexts.put(name, ctx);

@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Every module that is configured under {@code spiffeidt} publishes {@code
  * META-INF/spring-configuration-metadata.json} with a description per key, and the table of {@code
- * docs/settings.md} is the one these files make (issue 27). When the table is out of date, run this
+ * docs/settings.md} is the one these files make. When the table is out of date, run this
  * test with the environment variable {@code SPIFFEIDT_WRITE_SETTINGS=true} to rewrite it.
  */
 class SettingsTableTests {

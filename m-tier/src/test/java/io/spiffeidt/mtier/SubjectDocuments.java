@@ -15,7 +15,6 @@ import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.support.wire.DocumentRequest;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -32,17 +31,20 @@ final class SubjectDocuments {
 
     static final StaticX509Source ASSERTING = TestIdentities.source(Role.ASSERTING_WL);
 
-    private final IdModeHop idModeAsserting = TestHops.idMode(Role.ASSERTING_WL, ASSERTING);
+    private final IdModeHop idModeAsserting = TestHops.idModeAsserting(ASSERTING);
     private final IdModeHop idModeSubject = TestHops.idMode(Role.SUBJECT_WL, SUBJECT);
-    private final AnonModeHop anonAsserting = TestHops.anonMode(Role.ASSERTING_WL, ASSERTING);
+    private final AnonModeHop anonAsserting = TestHops.anonModeAsserting(ASSERTING);
     private final AnonModeHop anonSubject = TestHops.anonMode(Role.SUBJECT_WL, SUBJECT);
     private final LsvidHop lsvidSubject = TestHops.lsvid(Role.SUBJECT_WL, SUBJECT);
     private final LsvidHop lsvidAsserting = TestHops.lsvid(Role.ASSERTING_WL, ASSERTING);
 
     /** An ID-Mode token (and artifacts) of depth 2 addressed to the m-tier. */
     DocumentRequest idMode(String user) {
-        var root = idModeAsserting.mint(
-                new Grant(idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300)), Duration.ofMinutes(2));
+        var root = idModeAsserting
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(idModeSubject.self(), IDP, user, Instant.now().plusSeconds(300)))
+                .document();
         var atSubject =
                 idModeSubject.accept(new Received(root.token(), root.artifacts().toJson()));
         Outgoing extended = idModeSubject.forward(atSubject, Role.M_TIER);
@@ -51,8 +53,11 @@ final class SubjectDocuments {
 
     /** An Anon-Mode root minted by the asserting workload, and the subject's extension of it. */
     AnonPair anonMode(String user) {
-        var root = anonAsserting.mint(
-                new Grant(anonSubject.self(), IDP, user, Instant.now().plusSeconds(300)), Duration.ofMinutes(2));
+        var root = anonAsserting
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(anonSubject.self(), IDP, user, Instant.now().plusSeconds(300)))
+                .document();
         return new AnonPair(
                 root.token(), anonSubject.forward(root.token(), Role.M_TIER).token());
     }
@@ -64,7 +69,7 @@ final class SubjectDocuments {
                 lsvidSubject.self(),
                 SUBJECT.getX509Svid().getLeaf(),
                 SUBJECT.getX509Svid().getLeaf().getPublicKey());
-        Outgoing delegated = lsvidAsserting.mint(
+        var delegated = lsvidAsserting.mint(
                 Received.of(request.token()),
                 subject,
                 new Grant(lsvidSubject.self(), IDP, user, Instant.now().plusSeconds(300)));

@@ -1,6 +1,6 @@
 package io.spiffeidt.subject;
 
-import org.springframework.boot.SpringApplication;
+import io.spiffeidt.support.WorkloadApplications;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
@@ -9,12 +9,11 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class SubjectWorkloadApplication {
 
-    /** The configuration file name ({@code subject-wl.yml}); several workloads share one JVM. */
+    /** The configuration file name ({@code subject-wl.yml}); several workloads share one JVM, and
+     * the profiles workload-support ships apply ({@link WorkloadApplications}). */
     public static final String CONFIG_NAME = "subject-wl";
 
     public static void main(String[] args) {
-        SpringApplication app = new SpringApplication(SubjectWorkloadApplication.class);
-        app.setDefaultProperties(java.util.Map.of("spring.config.name", CONFIG_NAME));
-        app.run(args);
+        WorkloadApplications.run(SubjectWorkloadApplication.class, CONFIG_NAME, args);
     }
 }

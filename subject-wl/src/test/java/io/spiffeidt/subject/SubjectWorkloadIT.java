@@ -31,7 +31,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -64,7 +63,7 @@ class SubjectWorkloadIT {
     private static RunningWorkload subject;
 
     private static final IdModeHop ID_MODE_ASSERTING =
-            TestHops.idMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+            TestHops.idModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private static final IdModeHop ID_MODE_MTIER = TestHops.idMode(Role.M_TIER, TestIdentities.source(Role.M_TIER));
 
     @BeforeAll
@@ -132,13 +131,15 @@ class SubjectWorkloadIT {
 
     /** The asserting workload's answer: a root for the calling workload, naming the token's user. */
     private static MintResponse idModeRoot(StubWorkload.Received request) {
-        IdModePresentation root = ID_MODE_ASSERTING.mint(
-                new Grant(
+        IdModePresentation root = ID_MODE_ASSERTING
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(
                         request.peer(),
                         idp.issuer(),
                         user(request),
-                        Instant.now().plusSeconds(300)),
-                Duration.ofMinutes(2));
+                        Instant.now().plusSeconds(300)))
+                .document();
         return new MintResponse(
                 root.token(), root.artifacts().toJson(), new OAuthSummary(idp.issuer(), user(request), null));
     }

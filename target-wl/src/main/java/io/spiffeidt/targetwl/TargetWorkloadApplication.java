@@ -1,6 +1,6 @@
 package io.spiffeidt.targetwl;
 
-import org.springframework.boot.SpringApplication;
+import io.spiffeidt.support.WorkloadApplications;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
@@ -9,12 +9,11 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class TargetWorkloadApplication {
 
-    /** The configuration file name ({@code target-wl.yml}); several workloads share one JVM. */
+    /** The configuration file name ({@code target-wl.yml}); several workloads share one JVM, and
+     * the profiles workload-support ships apply ({@link WorkloadApplications}). */
     public static final String CONFIG_NAME = "target-wl";
 
     public static void main(String[] args) {
-        SpringApplication app = new SpringApplication(TargetWorkloadApplication.class);
-        app.setDefaultProperties(java.util.Map.of("spring.config.name", CONFIG_NAME));
-        app.run(args);
+        WorkloadApplications.run(TargetWorkloadApplication.class, CONFIG_NAME, args);
     }
 }

@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * No two packages of workload-support depend on each other, directly or through others (issue 27):
+ * No two packages of workload-support depend on each other, directly or through others:
  * each concern owns its settings, and no root record knows every concern.
  */
 class PackageCycleTests {

@@ -5,16 +5,25 @@ import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.UserProofs;
 import io.spiffeidt.asserting.introspection.ZkpTiming;
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.support.anonmode.AnonModeHop;
+import io.spiffeidt.support.anonmode.AnonModeProperties;
+import io.spiffeidt.support.hop.HopParts;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The asserting workload's kept Anon-Mode proofs (roots are minted by the Anon-Mode hop of
- * workload-support, with a fresh random key per token).
+ * The asserting workload's Anon-Mode hop, which mints roots with a fresh random key per token, and
+ * its kept proofs.
  */
 @Configuration(proxyBeanMethods = false)
 public class AnonModeAssertingConfiguration {
+
+    /** The Anon-Mode hop of the asserting workload: the one that mints roots. */
+    @Bean
+    AnonModeHop anonModeHop(HopParts parts, AnonModeProperties mode, AnonModeAssertingProperties settings) {
+        return new AnonModeHop(parts, mode.includeIid(), settings.lifetime());
+    }
 
     /**
      * The OAuth check and the kept proofs of Anon-Mode roots (the introspection store of {@code

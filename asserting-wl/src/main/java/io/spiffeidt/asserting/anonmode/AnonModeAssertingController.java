@@ -2,7 +2,6 @@ package io.spiffeidt.asserting.anonmode;
 
 import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
-import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
@@ -10,6 +9,7 @@ import io.spiffeidt.core.anonmode.MintedAnonMode;
 import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
+import io.spiffeidt.support.hop.Minted;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.AccessTokenRequest;
 import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
@@ -19,7 +19,6 @@ import jakarta.validation.Valid;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.Base64;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -37,7 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/anon-mode")
-public class AnonModeAssertingController extends RootAssertingController {
+public class AnonModeAssertingController extends RootAssertingController<MintedAnonMode> {
 
     /** The original code's path of the mint endpoint, kept as an alias of {@link #MINT}. */
     public static final String ORIGINAL_MINT = "/schnorr-assertion";
@@ -45,16 +44,8 @@ public class AnonModeAssertingController extends RootAssertingController {
     /** base64url length of an encoded point (the root's {@code R(0)} segment). */
     private static final int POINT_SEGMENT_CHARS = 43;
 
-    private final AnonModeHop hop;
-    private final Duration lifetime;
-
-    public AnonModeAssertingController(
-            AnonModeHop hop,
-            @Qualifier("anonModeProofs") UserProofs.Kept proofs,
-            AnonModeAssertingProperties settings) {
-        super(Mode.ANON_MODE, proofs);
-        this.hop = hop;
-        this.lifetime = settings.lifetime();
+    public AnonModeAssertingController(AnonModeHop hop, @Qualifier("anonModeProofs") UserProofs.Kept proofs) {
+        super(Mode.ANON_MODE, hop.minting(), proofs);
     }
 
     /** {@link RootAssertingController#mint}, also at the original path {@value #ORIGINAL_MINT}. */
@@ -64,14 +55,10 @@ public class AnonModeAssertingController extends RootAssertingController {
         return super.mint(request, caller);
     }
 
-    /**
-     * A root {@code {aud: caller, dpa: iss, dpr: sub, exp, iat, iss: fresh key}}; its root identifier
-     * is what the introspection record is kept under.
-     */
+    /** The digest of the root identifier {@code P(0).R(0)} ({@link #storeKey}). */
     @Override
-    protected Root mint(VerifiedUser user, Caller caller) {
-        MintedAnonMode root = hop.mint(user.grantTo(caller), lifetime);
-        return new Root(root.token(), null, storeKey(root.rootIdentifier()), root.expiresAt());
+    protected String keyOf(Minted<MintedAnonMode> root) {
+        return storeKey(root.rootId());
     }
 
     /**

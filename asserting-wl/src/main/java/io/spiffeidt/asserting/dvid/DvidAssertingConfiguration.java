@@ -12,6 +12,7 @@ import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.dvid.DvidHop;
+import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import java.security.SecureRandom;
 import org.slf4j.Logger;
@@ -20,7 +21,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The asserting workload's DVID signer, verifier and introspection store. */
+/** The asserting workload's DVID signer, its minting hop, verifier and introspection store. */
 @Configuration(proxyBeanMethods = false)
 public class DvidAssertingConfiguration {
 
@@ -32,10 +33,16 @@ public class DvidAssertingConfiguration {
     }
 
     @Bean
-    DvidSettings dvidSettings(DvidHop hop, DvidSigningKey key, DvidAssertingProperties properties) {
+    DvidSettings dvidSettings(HopParts parts, DvidSigningKey key, DvidAssertingProperties properties) {
         DvidAlgorithm algorithm =
                 "RSA".equals(key.publicKey().getAlgorithm()) ? DvidAlgorithm.RS256 : DvidAlgorithm.ES256;
-        return hop.mintingSettings(algorithm, properties.lifetime(), properties.zkpRounds());
+        return DvidHop.mintingSettings(parts, algorithm, properties.lifetime(), properties.zkpRounds());
+    }
+
+    /** The DVID hop of the asserting workload: the one that mints and validates, with its key. */
+    @Bean
+    DvidHop dvidHop(HopParts parts, DvidMinter minter, DvidVerifier verifier, DvidAssertingProperties properties) {
+        return new DvidHop(parts, minter, verifier, properties.embedZkp());
     }
 
     @Bean

@@ -2,21 +2,18 @@ package io.spiffeidt.asserting.dvid;
 
 import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
-import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidKeys;
-import io.spiffeidt.core.dvid.DvidMintRequest;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidVerifier;
-import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.dvid.DvidHop;
-import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.dvid.DvidIssuer;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.wire.IntrospectRequest;
@@ -35,12 +32,10 @@ import org.springframework.web.bind.annotation.RestController;
 /** DVID endpoints of the asserting workload (docs/formats/dvid.md "Endpoints"). */
 @RestController
 @RequestMapping("/dvid")
-public class DvidAssertingController extends RootAssertingController {
+public class DvidAssertingController extends RootAssertingController<Dvid> {
 
-    private final DvidHop hop;
-    private final DvidMinter minter;
+    private final DvidIssuer issuer;
     private final DvidVerifier verifier;
-    private final DvidAssertingProperties settings;
     private final String jwks;
 
     public DvidAssertingController(
@@ -48,27 +43,11 @@ public class DvidAssertingController extends RootAssertingController {
             DvidMinter minter,
             DvidVerifier verifier,
             @Qualifier("dvidProofs") UserProofs.Kept proofs,
-            DvidAssertingProperties properties,
             DvidSigningKey key) {
-        super(Mode.DVID, proofs);
-        this.hop = hop;
-        this.minter = minter;
+        super(Mode.DVID, hop.minting(), proofs);
+        this.issuer = hop.minting().orElseThrow();
         this.verifier = verifier;
-        this.settings = properties;
         this.jwks = DvidKeys.jwks(java.util.Map.of(minter.keyId(), key.publicKey()));
-    }
-
-    /** A DVID whose {@code sub} is the mTLS caller, with the user's proof where it is embedded. */
-    @Override
-    protected Root mint(VerifiedUser user, Caller caller) {
-        Grant grant = user.grantTo(caller);
-        DvidMintRequest mintRequest = DvidMintRequest.of(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
-        if (settings.embedZkp() && user.proof() != null) {
-            mintRequest = mintRequest.withZkp(
-                    new EmbeddedZkp(user.proof().msg(), user.proof().zkp()));
-        }
-        Dvid dvid = hop.mint(minter, mintRequest);
-        return new Root(dvid.token(), null, dvid.jti(), dvid.expiresAt());
     }
 
     /** The DVID verification keys, public parameters only. */
@@ -89,7 +68,7 @@ public class DvidAssertingController extends RootAssertingController {
         if (request.proofDigest() != null && !request.wantsIntrospection()) {
             throw new AssertionException(ErrorCode.MALFORMED, "proofDigest without \"introspect\": true");
         }
-        VerifiedDvid dvid = hop.validate(verifier, Received.of(request.token()), caller);
+        VerifiedDvid dvid = issuer.validate(Received.of(request.token()), caller);
         IntrospectionAnswer introspection =
                 request.wantsIntrospection() ? introspection(dvid, request.proofDigest()) : null;
         return new ValidateResponse(dvid.result(), dvid.subject().toString(), dvid.jti(), introspection);

@@ -26,9 +26,10 @@ import javax.net.ssl.TrustManagerFactory;
  * Makes the DVID signing key that the asserting-wl replicas of a Kubernetes deployment share, once:
  * a one-shot Job ({@code deploy/k8s/base/spiffeidt/dvid-key-job.yaml}) runs it with the
  * asserting-wl image before the replicas can start. When the Secret already exists it leaves it
- * alone; otherwise it generates an RSA-2048 key (the workload's default DVID key type) and an EC
- * P-256 key (the Txn-Token Service's) and creates the Secret with them as PKCS#8 PEM under {@value
- * #DEFAULT_FILE} and {@value #TXN_TOKEN_FILE}. Two Jobs racing both succeed:
+ * alone; otherwise it generates an RSA-2048 key (the workload's default DVID key type) and two EC
+ * P-256 keys (the Txn-Token Service's and the WIT issuer's) and creates the Secret with them as PKCS#8
+ * PEM under {@value #DEFAULT_FILE}, {@value #TXN_TOKEN_FILE} and {@value #WIT_ISSUER_FILE}. Two Jobs
+ * racing both succeed:
  * the loser sees 409 and keeps the winner's key.
  *
  * <p>It talks to the Kubernetes API with the pod's service account (token, CA and namespace from
@@ -47,6 +48,8 @@ public final class DvidKeySecret {
     static final String DEFAULT_FILE = "dvid-key.pem";
     /** The Txn-Token Service's key in the same Secret (EC P-256, {@code spiffeidt.txn-token.service.key-path}). */
     static final String TXN_TOKEN_FILE = "txn-token-key.pem";
+    /** The WIT issuer's key in the same Secret (EC P-256, {@code spiffeidt.wimse.issuer.key-path}). */
+    static final String WIT_ISSUER_FILE = "wit-issuer-key.pem";
 
     /** What happened. */
     public enum Outcome {
@@ -131,7 +134,8 @@ public final class DvidKeySecret {
         HttpResponse<Void> created = client.send(
                 authorized(HttpRequest.newBuilder(secrets), token)
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(secretJson(namespace, newKeyPem(), newEcKeyPem())))
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                secretJson(namespace, newKeyPem(), newEcKeyPem(), newEcKeyPem())))
                         .build(),
                 HttpResponse.BodyHandlers.discarding());
         return switch (created.statusCode()) {
@@ -149,7 +153,7 @@ public final class DvidKeySecret {
         return pkcs8Pem(generator.generateKeyPair().getPrivate().getEncoded());
     }
 
-    /** A new EC P-256 private key as PKCS#8 PEM: the Txn-Token Service's key. */
+    /** A new EC P-256 private key as PKCS#8 PEM: the Txn-Token Service's key, the WIT issuer's. */
     static String newEcKeyPem() throws GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec("secp256r1"));
@@ -162,14 +166,17 @@ public final class DvidKeySecret {
                 + "\n-----END PRIVATE KEY-----\n";
     }
 
-    private String secretJson(String namespace, String dvidPem, String txnTokenPem) {
-        Base64.Encoder base64 = Base64.getEncoder();
+    private String secretJson(String namespace, String dvidPem, String txnTokenPem, String witIssuerPem) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"type\":\"Opaque\",\"metadata\":{\"name\":\""
                 + secretName + "\",\"namespace\":\"" + namespace + "\",\"labels\":{\"app.kubernetes.io/name\":"
-                + "\"asserting-wl\",\"app.kubernetes.io/component\":\"dvid-key\"}},\"data\":{\"" + fileName
-                + "\":\"" + base64.encodeToString(dvidPem.getBytes(StandardCharsets.US_ASCII)) + "\",\""
-                + TXN_TOKEN_FILE + "\":\"" + base64.encodeToString(txnTokenPem.getBytes(StandardCharsets.US_ASCII))
-                + "\"}}";
+                + "\"asserting-wl\",\"app.kubernetes.io/component\":\"dvid-key\"}},\"data\":{"
+                + entry(fileName, dvidPem) + "," + entry(TXN_TOKEN_FILE, txnTokenPem) + ","
+                + entry(WIT_ISSUER_FILE, witIssuerPem) + "}}";
+    }
+
+    private static String entry(String key, String pem) {
+        return "\"" + key + "\":\"" + Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.US_ASCII))
+                + "\"";
     }
 
     private static HttpRequest.Builder authorized(HttpRequest.Builder builder, String token) {

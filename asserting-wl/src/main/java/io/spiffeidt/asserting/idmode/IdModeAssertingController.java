@@ -2,10 +2,8 @@ package io.spiffeidt.asserting.idmode;
 
 import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.asserting.introspection.UserProofs;
-import io.spiffeidt.asserting.introspection.UserProofs.VerifiedUser;
 import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.idmode.IdModePresentation;
-import io.spiffeidt.core.idmode.IdModeToken;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.identity.Role;
@@ -15,7 +13,6 @@ import io.spiffeidt.support.wire.IntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
 import io.spiffeidt.support.wire.MintResponse;
 import jakarta.validation.Valid;
-import java.time.Duration;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -30,19 +27,16 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/id-mode")
-public class IdModeAssertingController extends RootAssertingController {
+public class IdModeAssertingController extends RootAssertingController<IdModePresentation> {
 
     /** The original code's path of the mint endpoint, kept as an alias of {@link #MINT}. */
     public static final String ORIGINAL_MINT = "/ecdsa-assertion";
 
     private final IdModeHop hop;
-    private final Duration lifetime;
 
-    public IdModeAssertingController(
-            IdModeHop hop, @Qualifier("idModeProofs") UserProofs.Kept proofs, IdModeAssertingProperties settings) {
-        super(Mode.ID_MODE, proofs);
+    public IdModeAssertingController(IdModeHop hop, @Qualifier("idModeProofs") UserProofs.Kept proofs) {
+        super(Mode.ID_MODE, hop.minting(), proofs);
         this.hop = hop;
-        this.lifetime = settings.lifetime();
     }
 
     /** {@link RootAssertingController#mint}, also at the original path {@value #ORIGINAL_MINT}. */
@@ -50,22 +44,6 @@ public class IdModeAssertingController extends RootAssertingController {
     @PostMapping({MINT, ORIGINAL_MINT})
     public MintResponse mint(@Valid @RequestBody AccessTokenRequest request, Caller caller) {
         return super.mint(request, caller);
-    }
-
-    /**
-     * The root layer {@code {aud: caller, dpa: iss, dpr: sub, exp, iat, iss: self}} with the
-     * artifacts holding this workload's chain.
-     */
-    @Override
-    protected Root mint(VerifiedUser user, Caller caller) {
-        IdModePresentation root = hop.mint(user.grantTo(caller), lifetime);
-        IdModeToken parsed = hop.parse(root.token());
-        // keyed by what the holder cannot rewrite: an ECDSA root has two valid texts (s and n - s)
-        return new Root(
-                root.token(),
-                root.artifacts().toJson(),
-                parsed.rootId(),
-                parsed.claims(0).expiresAt());
     }
 
     /**

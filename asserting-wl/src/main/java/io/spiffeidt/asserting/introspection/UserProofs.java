@@ -48,9 +48,9 @@ public class UserProofs {
      */
     public record VerifiedUser(VerifiedOAuthToken oauth, OAuthProof proof, String pendingOAuthToken) {
 
-        /** What the document is minted for: {@code caller}, and this user. */
+        /** What the document is minted for: {@code caller}, and this user with the proof made at mint. */
         public Grant grantTo(Caller caller) {
-            return Grant.of(oauth, caller);
+            return Grant.of(oauth, caller).withProof(proof);
         }
 
         /**

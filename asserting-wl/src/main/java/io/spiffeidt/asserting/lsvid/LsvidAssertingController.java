@@ -2,10 +2,11 @@ package io.spiffeidt.asserting.lsvid;
 
 import io.spiffeidt.asserting.api.RootAssertingController;
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.lsvid.Lsvid;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.Grant;
-import io.spiffeidt.support.hop.Outgoing;
+import io.spiffeidt.support.hop.Minted;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.lsvid.LsvidHop;
@@ -52,7 +53,7 @@ public class LsvidAssertingController {
     @AllowedCallers(Role.SUBJECT_WL)
     public LsvidExtendResponse mint(@Valid @RequestBody LsvidExtendRequest request, Caller caller) {
         VerifiedOAuthToken oauth = oauthVerifier.verify(MODE, request.accessToken());
-        Outgoing delegated = hop.mint(Received.of(request.lsvid()), caller, Grant.of(oauth, caller));
+        Minted<Lsvid> delegated = hop.mint(Received.of(request.lsvid()), caller, Grant.of(oauth, caller));
         log.debug("delegated LSVID for {} to {} (depth {})", oauth.subject(), caller.id(), delegated.depth());
         return new LsvidExtendResponse(
                 delegated.token(), new OAuthSummary(oauth.issuer(), oauth.subject(), oauth.expiresAt()));

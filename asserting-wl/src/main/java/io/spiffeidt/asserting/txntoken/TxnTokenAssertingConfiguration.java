@@ -4,9 +4,10 @@ import io.spiffeidt.asserting.keys.PemKeyPair;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.txntoken.TxnTokenMinter;
-import io.spiffeidt.core.txntoken.TxnTokenVerifier;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
+import io.spiffeidt.support.txntoken.TxnTokenProperties;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -18,8 +19,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The asserting workload as the Txn-Token Service: its signing key, its minter and the verifier of
- * the tokens it is asked to replace (its own key only).
+ * The asserting workload as the Txn-Token Service: its signing key, its minter and its hop, which
+ * mints with it and replaces only the tokens signed with it.
  */
 @Configuration(proxyBeanMethods = false)
 public class TxnTokenAssertingConfiguration {
@@ -55,16 +56,25 @@ public class TxnTokenAssertingConfiguration {
     }
 
     @Bean
-    TxnTokenMinter txnTokenMinter(TxnTokenHop hop, TxnTokenServiceKey key, SignatureProvider provider) {
+    TxnTokenMinter txnTokenMinter(
+            HopParts parts, TxnTokenProperties properties, TxnTokenServiceKey key, SignatureProvider provider) {
         return new TxnTokenMinter(
-                key.privateKey(), key.publicKey(), provider.provider(), hop.settings(), provider.secureRandom());
+                key.privateKey(),
+                key.publicKey(),
+                provider.provider(),
+                TxnTokenHop.serviceSettings(parts, properties),
+                provider.secureRandom());
     }
 
-    /** Verifies a token presented for replacement under the service's own key. */
+    /**
+     * The Txn-Token hop of the service: the one that mints, and replaces only tokens signed with the
+     * service's own key.
+     */
     @Bean
-    TxnTokenVerifier txnTokenOwnVerifier(TxnTokenHop hop, TxnTokenMinter minter, TxnTokenServiceKey key) {
+    TxnTokenHop txnTokenHop(
+            HopParts parts, TxnTokenProperties properties, TxnTokenMinter minter, TxnTokenServiceKey key) {
         String kid = minter.keyId();
-        return hop.verifier(requested -> {
+        return new TxnTokenHop(parts, properties, minter, requested -> {
             if (!kid.equals(requested)) {
                 throw new AssertionException(ErrorCode.UNTRUSTED_KEY, "unknown Txn-Token key id");
             }

@@ -7,16 +7,17 @@ import io.spiffeidt.core.Mode;
 import io.spiffeidt.core.txntoken.TxnToken;
 import io.spiffeidt.core.txntoken.TxnTokenKeys;
 import io.spiffeidt.core.txntoken.TxnTokenMinter;
-import io.spiffeidt.core.txntoken.TxnTokenRequest;
-import io.spiffeidt.core.txntoken.TxnTokenVerifier;
 import io.spiffeidt.support.caller.AllowedCallers;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.caller.CallerNotAllowedException;
+import io.spiffeidt.support.hop.Grant;
+import io.spiffeidt.support.hop.Minted;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.oauth.OAuthTokenVerifier;
 import io.spiffeidt.support.oauth.VerifiedOAuthToken;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
+import io.spiffeidt.support.txntoken.TxnTokenService;
 import io.spiffeidt.support.wire.TxnTokenResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Arrays;
@@ -51,20 +52,15 @@ public class TxnTokenAssertingController {
     private static final Logger log = LoggerFactory.getLogger(TxnTokenAssertingController.class);
 
     private final TxnTokenHop hop;
-    private final TxnTokenMinter minter;
-    private final TxnTokenVerifier own;
+    private final TxnTokenService service;
     private final OAuthTokenVerifier oauth;
     private final String jwks;
 
     public TxnTokenAssertingController(
-            TxnTokenHop hop,
-            TxnTokenMinter minter,
-            TxnTokenVerifier own,
-            OAuthTokenVerifier oauth,
-            TxnTokenServiceKey key) {
+            TxnTokenHop hop, TxnTokenMinter minter, OAuthTokenVerifier oauth, TxnTokenServiceKey key) {
         this.hop = hop;
-        this.minter = minter;
-        this.own = own;
+        this.service = hop.minting()
+                .orElseThrow(() -> new IllegalStateException("the txn-token hop of this workload mints nothing"));
         this.oauth = oauth;
         this.jwks = TxnTokenKeys.jwks(Map.of(minter.keyId(), key.publicKey()));
     }
@@ -103,18 +99,16 @@ public class TxnTokenAssertingController {
         String subjectToken = single(form, "subject_token");
         String subjectTokenType = single(form, "subject_token_type");
         requireWithin(scope, hop.scope());
-        TxnToken issued;
+        Minted<TxnToken> issued;
         if (TxnTokenHop.ACCESS_TOKEN_TYPE.equals(subjectTokenType)) {
             requireCaller(caller, Role.SUBJECT_WL, "exchange an access token");
             VerifiedOAuthToken user = oauth.verify(Mode.TXN_TOKEN, subjectToken);
-            issued = hop.mint(
-                    minter,
-                    new TxnTokenRequest(user.issuer(), user.subject(), hop.scope(), caller.id(), user.expiresAt()));
+            issued = service.mint(Grant.of(user, caller));
             log.debug("Txn-Token for {} to {}", user.subject(), caller.id());
         } else if (TxnTokenResponse.TXN_TOKEN_TYPE.equals(subjectTokenType)) {
             requireCaller(caller, Role.M_TIER, "replace a Txn-Token");
-            issued = hop.replace(minter, own, Received.of(subjectToken), caller);
-            log.debug("replacement Txn-Token of {} to {}", issued.subject(), caller.id());
+            issued = service.replace(Received.of(subjectToken), caller);
+            log.debug("replacement Txn-Token of {} to {}", issued.document().subject(), caller.id());
         } else {
             throw new AssertionException(ErrorCode.UNSUPPORTED, "subject_token_type not accepted");
         }

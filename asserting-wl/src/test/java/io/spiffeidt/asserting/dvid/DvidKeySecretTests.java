@@ -47,6 +47,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The one-shot DVID key Job against a stand-in for the Kubernetes API server (no cluster runs
@@ -140,16 +142,18 @@ class DvidKeySecretTests {
         assertThat(((RSAPrivateKey) key.privateKey()).getModulus().bitLength()).isEqualTo(2048);
     }
 
-    @Test
-    void ensureWhenSecretMissingThenItAlsoHoldsAP256TxnTokenServiceKey() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"txn-token-key.pem", "wit-issuer-key.pem"})
+    void ensureWhenSecretMissingThenItAlsoHoldsAP256KeyOfItsOwn(String file) throws Exception {
         job().ensure();
 
-        Matcher data = Pattern.compile("\"txn-token-key.pem\":\"([A-Za-z0-9+/=]+)\"")
-                .matcher(secrets.get("asserting-wl-dvid-key"));
+        String secret = secrets.get("asserting-wl-dvid-key");
+        Matcher data = Pattern.compile("\"" + Pattern.quote(file) + "\":\"([A-Za-z0-9+/=]+)\"")
+                .matcher(secret);
         assertThat(data.find()).isTrue();
-        Path keyFile = dir.resolve("txn-token-key.pem");
+        Path keyFile = dir.resolve(file);
         Files.write(keyFile, Base64.getDecoder().decode(data.group(1)));
-        KeyPair pair = PemKeyPair.read(keyFile, "Txn-Token Service");
+        KeyPair pair = PemKeyPair.read(keyFile, file);
         assertThat(pair.getPublic()).isInstanceOf(ECPublicKey.class);
         assertThat(((ECPublicKey) pair.getPublic())
                         .getParams()
@@ -157,9 +161,16 @@ class DvidKeySecretTests {
                         .getField()
                         .getFieldSize())
                 .isEqualTo(256);
-        Matcher dvid = DATA.matcher(secrets.get("asserting-wl-dvid-key"));
-        assertThat(dvid.find()).isTrue();
-        assertThat(dvid.group(1)).isNotEqualTo(data.group(1));
+        // three keys, no two alike
+        Matcher all = Pattern.compile("\"[a-z-]+\\.pem\":\"([A-Za-z0-9+/=]+)\"").matcher(secret);
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        int count = 0;
+        while (all.find()) {
+            keys.add(all.group(1));
+            count++;
+        }
+        assertThat(count).isEqualTo(3);
+        assertThat(keys).hasSize(3);
     }
 
     @Test

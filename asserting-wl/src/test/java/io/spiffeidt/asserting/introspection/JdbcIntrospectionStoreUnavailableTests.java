@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The introspection database going away (an H2 server over TCP, stopped under the store): reads and
  * writes fail with {@code UPSTREAM_UNAVAILABLE}, answered 503, within the pool's connection time-out,
- * never a 500 (issue 28, deploy/fault-it); a statement the database refuses stays a 500.
+ * never a 500 (deploy/fault-it); a statement the database refuses stays a 500.
  */
 class JdbcIntrospectionStoreUnavailableTests {
 

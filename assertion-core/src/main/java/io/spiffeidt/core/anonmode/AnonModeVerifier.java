@@ -89,7 +89,7 @@ public final class AnonModeVerifier {
      * A verifier that remembers, in the memo {@value #TOKEN_MEMO} of {@code memos}
      * (docs/design.md "Memos"), the tokens whose shape, key chain and equation (steps 1 to 3) passed.
      *
-     * <p>Where the hop before reuses its extension (issue 13), the same token arrives again and
+     * <p>Where the hop before reuses its extension, the same token arrives again and
      * again. Steps 1 to 3 are a function of the token text, the limits and the profile alone (the
      * keys come from the text), so a token that verified is remembered by its exact text (weighing
      * its length); received again, its decoded claims and recomputed keys are taken from the memo.

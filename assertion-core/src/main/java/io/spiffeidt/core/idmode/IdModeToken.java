@@ -111,7 +111,7 @@ public final class IdModeToken {
     record Outermost(int depth, IdModeClaims claims) {}
 
     /**
-     * Reads only what extending a token the caller has verified needs (issue 13: no decoding of
+     * Reads only what extending a token the caller has verified needs (no decoding of
      * every layer again): the segment structure and characters are checked as {@link #parse} does,
      * and only the outermost payload is decoded.
      *

@@ -105,7 +105,7 @@ public final class IdModeVerifier {
      * chain, an equal bundle and a time inside that window skips the path validation. Every other check,
      * signatures included, runs on every request.
      *
-     * <p>{@value #TOKEN_MEMO}: where the hop before reuses its extension (issue 13), the same token
+     * <p>{@value #TOKEN_MEMO}: where the hop before reuses its extension, the same token
      * and artifacts arrive again and again. Decoding them and checking each layer's signature is a
      * function of the token text, the artifacts text and the limits alone, so a token that verified
      * from text ({@link #verifyEncoded}) is remembered by its exact text with the exact artifacts

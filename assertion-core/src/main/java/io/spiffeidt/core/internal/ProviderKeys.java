@@ -7,7 +7,7 @@ import java.security.Provider;
 import java.util.Objects;
 
 /**
- * Private keys turned once into the signing provider's own key objects (issue 13): a provider
+ * Private keys turned once into the signing provider's own key objects: a provider
  * given a foreign key object converts it on every {@code initSign} (for Amazon Corretto: a DER
  * round trip into a native key each time), which a long-lived signer need not pay per signature.
  * Not API.

@@ -134,7 +134,7 @@ public final class LsvidVerifier {
      *       by their exact bytes; a hit still requires an equal bundle and the time inside every
      *       certificate's validity, and every other check (key binding, signatures, expiry) runs on
      *       every call.
-     *   <li>{@value #BASE_MEMO}: verified base documents by their exact canonical text (issue 13: a
+     *   <li>{@value #BASE_MEMO}: verified base documents by their exact canonical text (a
      *       base rides in every request of its workload): a hit requires an equal bundle, the same
      *       version, the time inside its certificates' validity, and passes the base's time checks
      *       again; anything else verifies the base in full.

@@ -11,7 +11,7 @@ import java.time.Instant;
 /**
  * The memo of LSVID base documents that passed the full base verification (anchoring, key binding,
  * signature), by the exact canonical text of the base token, so that a long-lived base (it lives as
- * long as its SVID and rides in every request of its workload) is verified once (issue 13): the
+ * long as its SVID and rides in every request of its workload) is verified once: the
  * {@link Memo} {@code lsvid-base} with its key rule. Package-private.
  *
  * <p>Sound because that verification depends only on the token's bytes (the key: the document is

@@ -139,9 +139,7 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
             VerifiedProofs memo,
             String document) {
         Objects.requireNonNull(memo, "memo");
-        Objects.requireNonNull(profile, "profile");
-        Objects.requireNonNull(limits, "limits");
-        RSAPublicKey key = checkDelegationAndResolveKey(msg, dpa, dpr, idpKeys, limits);
+        RSAPublicKey key = checkDelegationAndResolveKey(msg, dpa, dpr, idpKeys, profile, limits);
         limits.checkEncodedSize(zkp.length());
         // the digest of an 85 KB proof is only worth its time when there is a memo to ask
         byte[] zkpSha256 = !memo.remembers() ? null : VerifiedProofs.digest(VerifiedProofs.utf8(zkp));
@@ -183,13 +181,11 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
             Limits limits,
             VerifiedProofs memo) {
         Objects.requireNonNull(document, "document");
-        Objects.requireNonNull(profile, "profile");
-        Objects.requireNonNull(limits, "limits");
         VerifiedProofs.Held held = memo.held(document);
         if (held == null) {
             return false;
         }
-        RSAPublicKey key = checkDelegationAndResolveKey(held.msg(), dpa, dpr, idpKeys, limits);
+        RSAPublicKey key = checkDelegationAndResolveKey(held.msg(), dpa, dpr, idpKeys, profile, limits);
         return memo.verified(VerifiedProofs.key(held.msg(), held.zkpSha256(), dpa, dpr, key, profile));
     }
 
@@ -207,9 +203,15 @@ public record OAuthProof(String msg, String zkp, String idpKey) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(d);
     }
 
+    /**
+     * What {@link #verify} and {@link #verifyHeld} both check first: the rules are given, {@code msg}
+     * names {@code dpa}/{@code dpr}, and {@code idpKeys} resolves the IdP key of its {@code kid}.
+     */
     private static RSAPublicKey checkDelegationAndResolveKey(
-            String msg, String dpa, String dpr, IdpKeyResolver idpKeys, Limits limits) {
+            String msg, String dpa, String dpr, IdpKeyResolver idpKeys, VerificationProfile profile, Limits limits) {
         Objects.requireNonNull(idpKeys, "idpKeys");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(limits, "limits");
         OAuthMessage oauth = OAuthMessage.parse(msg, limits);
         oauth.requireDelegation(dpa, dpr);
         RSAPublicKey key = idpKeys.resolve(oauth.issuer(), oauth.kid());

@@ -12,7 +12,7 @@ import java.util.HexFormat;
 
 /**
  * A bounded memo of OAuth proofs that verified, so that a verifier checks the proof of a document
- * once and not on every use of the document (issue 13: the proof is made once per document but was
+ * once and not on every use of the document (the proof is made once per document but was
  * verified on every request).
  *
  * <p>Sound because {@link OAuthProof#verify} is a pure function of its inputs: the proof's {@code

@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each token parsed once per request (issue 27): an extension parses the token it extends once, and
+ * Each token parsed once per request: an extension parses the token it extends once, and
  * the verification gives the root identifier of its own parse; both as parsing the text again would.
  */
 class AnonModeParsedOnceTests {

@@ -18,7 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The memo of verified tokens (issue 13) skips only the decoding, the key chain and the equation of
+ * The memo of verified tokens skips only the decoding, the key chain and the equation of
  * a token received again: claims, times and audience are checked on every call, and a rejection
  * stays a rejection.
  */

@@ -8,7 +8,7 @@ import io.spiffeidt.core.Limits;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** Reading only the outermost layer for an extension (issue 13) agrees with the full parse. */
+/** Reading only the outermost layer for an extension agrees with the full parse. */
 class IdModeOutermostTests {
 
     private static final Instant NOW = IdModeWorld.NOW;

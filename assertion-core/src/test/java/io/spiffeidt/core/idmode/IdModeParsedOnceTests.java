@@ -14,7 +14,7 @@ import io.spiffeidt.testkit.TestPki;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each token is parsed once per request (issue 27): the verifier hands its parse on in the
+ * Each token is parsed once per request: the verifier hands its parse on in the
  * verified result, verifies a token the caller parsed as it is, and the extender gives the times
  * of the layer it added, with the same results as parsing the text again.
  */

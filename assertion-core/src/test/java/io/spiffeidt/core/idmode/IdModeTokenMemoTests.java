@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * The memo of verified tokens (issue 13) skips only the decoding and the signature checks of a token
+ * The memo of verified tokens skips only the decoding and the signature checks of a token
  * received again with the same artifacts: every other check still runs, and a rejection stays a
  * rejection.
  */

@@ -19,7 +19,7 @@ import java.security.spec.X509EncodedKeySpec;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.Test;
 
-/** The one P-256 check and the one key comparison (issue 8 item 4). */
+/** The one P-256 check and the one key comparison. */
 class P256Tests {
 
     private static KeyPair ec(String curve) throws Exception {

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The memo of verified base documents (issue 13) never turns a rejection into an acceptance. */
+/** The memo of verified base documents never turns a rejection into an acceptance. */
 class LsvidBaseMemoTests {
 
     private static final LsvidFixture F = new LsvidFixture();

@@ -14,7 +14,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The memo of decoded documents (issue 13) skips only the decoding of a document presented again:
+ * The memo of decoded documents skips only the decoding of a document presented again:
  * every check still runs on the remembered result, and a rejection stays a rejection.
  */
 class LsvidDocumentMemoTests {

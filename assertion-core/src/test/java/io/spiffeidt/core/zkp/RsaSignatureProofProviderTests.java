@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The proof with its {@code x^e mod n} computed by a provider's {@code RSA/ECB/NoPadding} (issue 13):
+ * The proof with its {@code x^e mod n} computed by a provider's {@code RSA/ECB/NoPadding}:
  * same results as {@link BigInteger#modPow}, every hardened check still decides, and the providers
  * themselves refuse values not below {@code n}.
  */

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Under the {@code pooled} profile subject-wl and m-tier reuse their young LSVID, ID-Mode and
- * Anon-Mode extensions (issue 13): a session's requests carry the same extension, the next hop finds
+ * Anon-Mode extensions: a session's requests carry the same extension, the next hop finds
  * it verified before, and the flow keeps working when the hops' SVIDs rotate (a reused extension is
  * dropped with the key that signed it, since the next hop's presenter check needs the new one).
  */

@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * ID-Mode through the four tiers over real SPIFFE mTLS (the development Workload API) with the
- * development IdP: the shared flow contract ({@link ModeFlowContractIT}), and the attacks of issue 3 at the
+ * development IdP: the shared flow contract ({@link ModeFlowContractIT}), and the ID-Mode attacks at the
  * middle tier and the target (replay by another workload, stripped outer layer, tampered middle
  * layer, a chain started by a non-asserting workload), each followed by a working request.
  *

@@ -28,7 +28,7 @@ class IdempotentDepositIT extends EmbeddedStackIT {
 
     @Test
     void embeddedTargetWhenStartedThenKeysRememberedTenMinutesNotADay() {
-        // the embedded accounts are an in-memory H2 on the heap (issue 28's soak)
+        // the embedded accounts are an in-memory H2 on the heap (the soak profile)
         AccountProperties account = stack.context("target-wl").getBean(AccountProperties.class);
 
         assertThat(account.idempotencyRetention()).isEqualTo(Duration.ofMinutes(10));

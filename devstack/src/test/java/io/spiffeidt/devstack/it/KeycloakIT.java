@@ -44,7 +44,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The whole system with a real Keycloak as its OpenID provider (issue 30): the realm of {@code
+ * The whole system with a real Keycloak as its OpenID provider: the realm of {@code
  * docs/keycloak/spiffeidt-realm.json} (the worked example of docs/own-openid-provider.md), a second
  * realm whose tokens must not be accepted, and a third whose client issues RFC 9068 access tokens
  * ({@code at+jwt}); the workloads configured for Keycloak's non-RFC 9068 access tokens ({@code typ}

@@ -38,7 +38,7 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * Anon-Mode per operation (issue 4). There is no JCA provider to choose: the group arithmetic is
+ * Anon-Mode per operation. There is no JCA provider to choose: the group arithmetic is
  * the core's own edwards25519 code on BouncyCastle's field elements, and the hash is BouncyCastle's
  * SHA-256.
  *
@@ -53,13 +53,13 @@ import org.openjdk.jmh.runner.IterationType;
  *       shape, JSON, one hash and one variable-point multiplication per layer to recompute the keys,
  *       the final equation, the {@code iss} of every hop, times, audience, delegation (the
  *       introspection of the root is a network call and not part of it);
- *   <li>{@code verifyCold}: {@code verify} of a token never seen (issue 31: a verifier's first
+ *   <li>{@code verifyCold}: {@code verify} of a token never seen (a verifier's first
  *       contact), taken in turn from {@link Fresh#TOKENS} tokens of {@code depth} layers made at
  *       set-up, each from its own random root key and fresh nonces, with no memo: nothing of an
  *       earlier call is reused ({@code verify} verifies one token again and again, also without a
  *       memo, so the two rows differ only in what the machine's caches keep);
  *   <li>{@code verifyRepeated}: the same token received again by a verifier that remembers the
- *       tokens it verified (issue 13: what a hop pays while the hop before reuses its extension,
+ *       tokens it verified (what a hop pays while the hop before reuses its extension,
  *       the memos on): shape, key chain and equation are found; claims,
  *       times, audience and delegation are checked;
  *   <li>{@code multiplyBase}: {@code k·B} from the precomputed table (constant time);
@@ -227,7 +227,7 @@ public class AnonModeBenchmarks {
         return c.verifier.verify(c.token, SUBJECT);
     }
 
-    /** {@link #verify} of a token never seen, no memo (issue 31). */
+    /** {@link #verify} of a token never seen, no memo. */
     @Benchmark
     public VerifiedResult verifyCold(Chain c, Fresh fresh) {
         return c.verifier.verify(fresh.next(), SUBJECT);

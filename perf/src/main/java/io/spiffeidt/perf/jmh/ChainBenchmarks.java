@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * X.509-SVID chain validation alone (issue 31): what a verifier pays for a chain it has not seen,
+ * X.509-SVID chain validation alone: what a verifier pays for a chain it has not seen,
  * with no memo, as the LSVID verifier meets a base document's {@code x5c}: the DER parsed into new
  * certificate objects (so no verification result the JDK keeps on a certificate object is reused),
  * then validated. The chain is a P-256 leaf issued by the bundle's P-256 root of {@code
@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code validate}: {@link X509SvidChains#validate} with the provider under test (the
  *       verifiers' own check);
  *   <li>{@code validatePkix}: the same SPIFFE leaf rules left out, the JDK's {@code
- *       CertPathValidator} set up as the core's chain check did before issue 31 (a new factory, anchors,
+ *       CertPathValidator} set up as the core's chain check did before it was set up once (a new factory, anchors,
  *       parameters and validator per call): the baseline of the ratio;
  *   <li>{@code parse}: the parsing alone, to subtract.
  * </ul>

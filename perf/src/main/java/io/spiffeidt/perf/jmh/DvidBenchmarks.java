@@ -50,10 +50,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * DVID per operation (issue 2): mint, verify, ZKP prove and verify at 80 rounds, and OAuth RS256
+ * DVID per operation: mint, verify, ZKP prove and verify at 80 rounds, and OAuth RS256
  * token verification, each with the JCA provider as a parameter.
  *
- * <p>Cold (issue 31, nothing remembered from an earlier call, as at a verifier's first contact):
+ * <p>Cold (nothing remembered from an earlier call, as at a verifier's first contact):
  *
  * <ul>
  *   <li>{@code verifyCold}: a DVID never seen, signed by a key of a key set never read: the
@@ -100,12 +100,9 @@ public class DvidBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         p = Providers.of(provider, "RSA");
-        // as the asserting workload (SignatureProvider.secureRandom): ACCP's DRBG with ACCP, else the JDK's
-        random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair dvidKey = gen.generateKeyPair();
-        KeyPair idp = gen.generateKeyPair();
+        random = Providers.secureRandom(provider, p);
+        KeyPair dvidKey = Providers.rsaKeyPair();
+        KeyPair idp = Providers.rsaKeyPair();
         DvidSettings settings = DvidSettings.defaults(ASSERTING, Clock.systemUTC());
         minter = new DvidMinter(dvidKey.getPrivate(), dvidKey.getPublic(), p, settings, random);
         String kid = minter.keyId();

@@ -63,7 +63,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * ID-Mode per operation (issue 3), with the JCA provider as a parameter ({@code sun} = SunEC,
+ * ID-Mode per operation, with the JCA provider as a parameter ({@code sun} = SunEC,
  * {@code bc} = BouncyCastle, {@code accp} = Amazon Corretto Crypto Provider):
  *
  * <ul>
@@ -78,7 +78,7 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code verifyUncachedChains}: the same with every certificate chain PKIX-validated on every
  *       call (no memo of validated chains);
  *   <li>{@code verifyRepeated}: the same token and artifacts, as text, received again by a verifier
- *       that remembers the tokens it verified (issue 13: what a hop pays while the hop before reuses
+ *       that remembers the tokens it verified (what a hop pays while the hop before reuses
  *       its extension, the memos on): the parsing and the signature
  *       checks are found, every other check runs;
  *   <li>{@code sizes}: the token and artifacts (JSON form) sizes at {@code depth}, as the secondary

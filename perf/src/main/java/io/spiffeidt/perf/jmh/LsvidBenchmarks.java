@@ -55,7 +55,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * LSVID per operation (issue 5), with the JCA provider as a parameter: a workload's version 2 base
+ * LSVID per operation, with the JCA provider as a parameter: a workload's version 2 base
  * document from its X.509-SVID, an extension layer, the asserting workload's delegation layer, the
  * strict verification at depth 2 to 8 (tokens, the base included; a base alone names no audience,
  * so it is never presented and has nothing to verify at a hop), and the canonical encode / decode at
@@ -178,10 +178,10 @@ public class LsvidBenchmarks {
             // as a hop verifies where the hop before reuses its young extension (every other profile)
             verifierReusing =
                     new LsvidVerifier(LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca));
-            // no chain or base memo: every base anchored and verified on every call (as before issue 13)
+            // no chain or base memo: every base anchored and verified on every call (as before the memos)
             verifierNoMemo = new LsvidVerifier(
                     LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca), Memos.none());
-            // the chain memo only: verification as it was just before issue 13
+            // the chain memo only: verification as it was before the memos
             verifierChainMemoOnly = new LsvidVerifier(
                     LsvidSettings.strict(path.asserting.id(), path.bundle, Clock.systemUTC(), jca),
                     Memos.only(Set.of(LsvidVerifier.CHAIN_MEMO), Clock.systemUTC()));
@@ -319,7 +319,7 @@ public class LsvidBenchmarks {
         return crypto.verifierNoMemo.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);
     }
 
-    /** {@link #verify} with the chain memo but no other (before issue 13), same run. */
+    /** {@link #verify} with the chain memo but no other (before the memos), same run. */
     @Benchmark
     public LsvidVerification verifyChainMemoOnly(Crypto crypto, Presented doc) {
         return crypto.verifierChainMemoOnly.verify(doc.encoded, doc.audience, doc.presenter, doc.rule);

@@ -1,7 +1,11 @@
 package io.spiffeidt.perf.jmh;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
+import java.security.SecureRandom;
 import java.security.Security;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
@@ -25,5 +29,20 @@ public final class Providers {
             }
             default -> throw new IllegalArgumentException("unknown provider " + name);
         };
+    }
+
+    /**
+     * The randomness as the asserting workload takes it ({@code SignatureProvider.secureRandom}):
+     * ACCP's DRBG with ACCP ({@code name} {@code accp}, {@code provider} its instance), else the JDK's.
+     */
+    public static SecureRandom secureRandom(String name, Provider provider) throws NoSuchAlgorithmException {
+        return name.equals("accp") ? SecureRandom.getInstance("DEFAULT", provider) : new SecureRandom();
+    }
+
+    /** A fresh RSA 2048-bit key pair (a DVID signer's, an IdP's). */
+    public static KeyPair rsaKeyPair() throws NoSuchAlgorithmException {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        return generator.generateKeyPair();
     }
 }

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The Txn-Token per operation (issue 29): mint (the token exchange's signature), replace (the
+ * The Txn-Token per operation: mint (the token exchange's signature), replace (the
  * m-tier's replacement) and verify (what every tier does), with the JCA provider as a parameter: an
  * ES256 sign and an ES256 verify, beside the four documents' benchmarks.
  */
@@ -54,8 +54,7 @@ public class TxnTokenBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         Provider p = Providers.of(provider, "EC");
-        // as the asserting workload (SignatureProvider.secureRandom): ACCP's DRBG with ACCP, else the JDK's
-        SecureRandom random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
+        SecureRandom random = Providers.secureRandom(provider, p);
         KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
         gen.initialize(new ECGenParameterSpec("secp256r1"));
         KeyPair key = gen.generateKeyPair();

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The proof's arithmetic as it was before issue 13 ({@link BigInteger#modPow} per round, a gcd per
+ * The proof's arithmetic as it was before the memos ({@link BigInteger#modPow} per round, a gcd per
  * round), kept only so that a benchmark run can put old and new side by side. Not a verifier: no
  * range or round checks, no codec; it does the same number of operations as the old code did.
  */

@@ -7,7 +7,6 @@ import io.spiffeidt.core.zkp.ZkProof;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.Signature;
@@ -26,7 +25,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The RSA-signature proof at 80 rounds (issue 13, rows "ZKP prove" and "ZKP verify"): {@code
+ * The RSA-signature proof at 80 rounds (rows "ZKP prove" and "ZKP verify"): {@code
  * impl=provider} is the core as it is (the provider's {@code RSA/ECB/NoPadding}, one gcd), {@code
  * impl=biginteger} the arithmetic as it was ({@link BigInteger#modPow} and a gcd per round), in the
  * same run so that their ratio is taken under the same load.
@@ -54,11 +53,9 @@ public class ZkpBenchmarks {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         p = Providers.of(provider, "RSA");
-        // the commitments' randomness from where the workload takes it (SignatureProvider.secureRandom)
-        random = provider.equals("accp") ? SecureRandom.getInstance("DEFAULT", p) : new SecureRandom();
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair idp = gen.generateKeyPair();
+        // the commitments' randomness from where the workload takes it
+        random = Providers.secureRandom(provider, p);
+        KeyPair idp = Providers.rsaKeyPair();
         idpKey = (RSAPublicKey) idp.getPublic();
         msg = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjkwMDAiLCJzdWIiOiJ1c2VyMDAwMSJ9"
                 .getBytes(StandardCharsets.US_ASCII);

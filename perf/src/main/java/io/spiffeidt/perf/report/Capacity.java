@@ -17,7 +17,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 
 /**
- * The capacity profile's results (issue 28, docs/measurement.md "Capacity"): per run directory
+ * The capacity profile's results (docs/measurement.md "Capacity"): per run directory
  * ({@code target/capacity/<deployment>}) the answers of every step ({@code capacity.csv}), the steps
  * ({@code steps.csv}) and the scrapes around each step, turned into the capacity table (the highest
  * arrival rate held), the step table (what happened at every rate, past the knee too) and the knee plots

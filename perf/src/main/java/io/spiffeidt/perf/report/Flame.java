@@ -18,7 +18,7 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where the CPU goes (issue 28): the execution samples of a JFR recording ({@code jdk.ExecutionSample}),
+ * Where the CPU goes: the execution samples of a JFR recording ({@code jdk.ExecutionSample}),
  * folded into stacks under the workload whose thread ran them, drawn as an SVG flame graph, and the
  * methods that were on CPU most often (self samples) per workload.
  *

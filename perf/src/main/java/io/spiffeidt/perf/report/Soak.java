@@ -15,7 +15,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
 /**
- * The soak profile's samples and verdict (issue 28, docs/measurement.md "Soak"): every sample holds the
+ * The soak profile's samples and verdict (docs/measurement.md "Soak"): every sample holds the
  * stack's heap after a collection, resident memory, live threads, open sockets and the entries of every
  * memo; the run is flat when, after the warm-up, the last fifth of the samples does not exceed the first
  * fifth by more than the tolerances below.

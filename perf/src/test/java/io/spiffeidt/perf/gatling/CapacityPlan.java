@@ -25,7 +25,7 @@ import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
- * The {@code capacity} profile (issue 28): per mode and request, an open-model staircase of arrival
+ * The {@code capacity} profile: per mode and request, an open-model staircase of arrival
  * rates, each step scraped before and after like a measured phase, until a step misses the target (an
  * answer other than 200, or p99 of the answered requests above the limit) and {@code past} more steps
  * have shown what happens beyond it; the remaining steps of that staircase inject users that do nothing.

@@ -55,7 +55,7 @@ record PerfSettings(
         Soak soak,
         Rotation rotation) {
 
-    /** The four documents, then the baselines without a document (issue 29). */
+    /** The four documents, then the baselines without a document. */
     static final List<String> ALL_MODES =
             List.of("dvid", "id-mode", "anon-mode", "lsvid", "txn-token", "mtls-only", "bearer-forward");
 
@@ -151,7 +151,7 @@ record PerfSettings(
     }
 
     /**
-     * The {@code rotation} profile (issue 31, deploy/README.md "SVID rotation under load"): {@code balance}
+     * The {@code rotation} profile (deploy/README.md "SVID rotation under load"): {@code balance}
      * of every mode round robin at one constant arrival rate, after a ramp, against a running deployment;
      * each answer's latency counts from the time its request was due ({@link RotationPlan}).
      *

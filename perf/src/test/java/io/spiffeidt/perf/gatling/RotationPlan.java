@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The {@code rotation} profile (issue 31, item 3): {@code balance} of every mode, round robin, at one
+ * The {@code rotation} profile: {@code balance} of every mode, round robin, at one
  * constant arrival rate after a ramp, against a deployment whose SVIDs rotate while it runs
  * (deploy/rotation-load/run.sh finds when, and judges the latency around each rotation).
  *

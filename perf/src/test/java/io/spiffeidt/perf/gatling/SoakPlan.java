@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The {@code soak} profile (issue 28): every mode mixed at a constant arrival rate (reached by a ramp during
+ * The {@code soak} profile: every mode mixed at a constant arrival rate (reached by a ramp during
  * the warm-up) for a long time — use
  * sessions (balance, then a deposit with its own {@code Idempotency-Key}) round robin over the modes, and
  * mints at a tenth of that rate — while a sampler records, every few seconds, the stack's heap after a

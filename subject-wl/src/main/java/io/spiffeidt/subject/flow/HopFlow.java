@@ -1,6 +1,8 @@
 package io.spiffeidt.subject.flow;
 
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.subject.session.KeptDocument;
 import io.spiffeidt.support.client.DownstreamClients;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.identity.Role;
@@ -22,10 +24,34 @@ public abstract class HopFlow implements SubjectFlow {
 
     private final Mode mode;
     private final DownstreamClients clients;
+    private final boolean keepsVerified;
 
+    /** A flow whose session keeps the document as it came (the memo {@code subject-session} is not read). */
     protected HopFlow(Mode mode, DownstreamClients clients) {
+        this(mode, clients, false);
+    }
+
+    /**
+     * A flow whose session may keep the document verified ({@link #keepsVerified()}), as the memo
+     * {@value KeptDocument#MEMO} of {@code memos} says.
+     */
+    protected HopFlow(Mode mode, DownstreamClients clients, Memos memos) {
+        this(mode, clients, memos.settings(KeptDocument.MEMO).remembers());
+    }
+
+    private HopFlow(Mode mode, DownstreamClients clients, boolean keepsVerified) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.clients = Objects.requireNonNull(clients, "clients");
+        this.keepsVerified = keepsVerified;
+    }
+
+    /**
+     * Whether the session keeps the document as verified (decoded, with what it was verified under),
+     * so that a use reuses it while it holds instead of reading it again: the memo {@value
+     * KeptDocument#MEMO} on.
+     */
+    protected final boolean keepsVerified() {
+        return keepsVerified;
     }
 
     @Override

@@ -36,12 +36,10 @@ import org.springframework.stereotype.Component;
 public class IdModeSubjectFlow extends HopFlow {
 
     private final IdModeHop hop;
-    private final boolean keepVerified;
 
     public IdModeSubjectFlow(DownstreamClients clients, IdModeHop hop, Memos memos) {
-        super(Mode.ID_MODE, clients);
+        super(Mode.ID_MODE, clients, memos);
         this.hop = hop;
-        this.keepVerified = memos.settings(KeptDocument.MEMO).remembers();
     }
 
     @Override
@@ -51,7 +49,7 @@ public class IdModeSubjectFlow extends HopFlow {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered no ID-Mode root");
         }
         IdModeHop.KeptAnswer answer =
-                keepVerified ? hop.acceptToKeep(new Received(minted.token(), minted.artifacts())) : null;
+                keepsVerified() ? hop.acceptToKeep(new Received(minted.token(), minted.artifacts())) : null;
         VerifiedIdMode root = answer != null ? answer.verified() : verify(minted.token(), minted.artifacts());
         if (root.depth() != 1) {
             throw new AssertionException(ErrorCode.MALFORMED, "the asserting workload answered more than a root");

@@ -34,18 +34,16 @@ import org.springframework.stereotype.Component;
  * this workload) and kept. Use: the kept document is extended with {@code aud} = the middle tier,
  * signed with the current SVID key. The document is kept decoded (the memo {@code subject-session})
  * and a young extension of it is reused ({@link LsvidHop#forward}, the memo {@code lsvid-extension});
- * with the memos off every use decodes it again and signs a new extension as the original did.
+ * with the memos off every use parses it again and signs a new extension as the original did.
  */
 @Component
 public class LsvidSubjectFlow extends HopFlow {
 
     private final LsvidHop hop;
-    private final boolean keepDecoded;
 
     public LsvidSubjectFlow(DownstreamClients clients, LsvidHop hop, Memos memos) {
-        super(Mode.LSVID, clients);
+        super(Mode.LSVID, clients, memos);
         this.hop = hop;
-        this.keepDecoded = memos.settings(KeptDocument.MEMO).remembers();
     }
 
     @Override
@@ -62,14 +60,14 @@ public class LsvidSubjectFlow extends HopFlow {
                     .requireUser(answer.oauth().issuer(), answer.oauth().subject());
         }
         KeptDocument kept = KeptDocument.lsvid(
-                answer.lsvid(), minted.result().outermost().expiresAt(), keepDecoded ? minted.document() : null);
+                answer.lsvid(), minted.result().outermost().expiresAt(), keepsVerified() ? minted.document() : null);
         return new MintedDocument(kept, null, claims(minted.result()));
     }
 
     @Override
     public AccountResponse use(
             KeptDocument document, String operation, Long amount, Optional<IdempotencyKey> idempotencyKey) {
-        Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.decode(document.token());
+        Lsvid kept = document.decodedLsvid() != null ? document.decodedLsvid() : hop.parse(document.token());
         Outgoing extended = hop.forward(kept, Role.M_TIER);
         return callMiddleTier(operation, extended, amount, idempotencyKey);
     }

@@ -20,7 +20,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 /**
  * An account database that goes away (an H2 server over TCP, stopped under the repository): a balance
  * or a deposit then fails within the pool's connection time-out, and {@link AccountErrors} answers it
- * 503 {@code UPSTREAM_UNAVAILABLE} with {@code Retry-After}, never 500 (issue 28, deploy/fault-it);
+ * 503 {@code UPSTREAM_UNAVAILABLE} with {@code Retry-After}, never 500 (deploy/fault-it);
  * once the server is back the same repository serves again and a retried key is applied once.
  */
 class AccountDatabaseUnavailableTests {

@@ -3,7 +3,6 @@ package io.spiffeidt.support.anonmode;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.Mode;
-import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.VerifiedResult;
 import io.spiffeidt.core.anonmode.AnonModeExtender;
 import io.spiffeidt.core.anonmode.AnonModeMinter;
@@ -18,6 +17,8 @@ import io.spiffeidt.support.hop.Forwarding;
 import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Introspection;
+import io.spiffeidt.support.hop.Minted;
+import io.spiffeidt.support.hop.Minting;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -29,7 +30,6 @@ import io.spiffeidt.support.wire.AnonModeIntrospectRequest;
 import io.spiffeidt.support.wire.IntrospectionAnswer;
 import java.security.Provider;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -38,7 +38,7 @@ import java.util.Optional;
  * or with {@code iid} when {@code spiffeidt.anon-mode.include-iid} is on), and, at the asserting
  * workload, roots with a fresh key. The {@link io.spiffeidt.support.hop.Hop} verbs: {@link
  * #verify(Received, Caller)} at the middle tier, {@link #introspection()} at the target, {@link
- * #forward(Verified, Role)}, {@link #mint} at the asserting workload, {@link #accept} and {@link
+ * #forward(Verified, Role)}, {@link #minting()} at the asserting workload, {@link #accept} and {@link
  * #forward(String, Role)} at the subject workload.
  *
  * <p>Thread safety: thread safe.
@@ -54,6 +54,7 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
     private final Optional<Introspection<VerifiedAnonMode>> introspection = Optional.of(new Introspected());
     private final Answers answers = new Answers();
     private final KeptExtension keptExtension = new KeptExtension();
+    private final Optional<Minting<MintedAnonMode>> minting;
 
     /** The memo of the extensions this hop signed. */
     public static final String EXTENSION_MEMO = "anonmode-extension";
@@ -67,6 +68,16 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
      * @throws IllegalStateException when {@code includeIid} is on under the strict profile
      */
     public AnonModeHop(HopParts parts, boolean includeIid) {
+        this(parts, includeIid, null);
+    }
+
+    /**
+     * The asserting workload's hop: {@link #AnonModeHop(HopParts, boolean)} that also mints roots
+     * ({@link #minting()}) living at most {@code rootLifetime}.
+     *
+     * @param rootLifetime the lifetime of a root, or {@code null} for a hop that mints nothing
+     */
+    public AnonModeHop(HopParts parts, boolean includeIid, Duration rootLifetime) {
         super(Mode.ANON_MODE, parts, Forwarding.EXTENDS);
         try {
             this.settings = AnonModeSettings.forHop(
@@ -92,6 +103,7 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
                 rsaProvider,
                 parts.verifiedProofs(),
                 parts.services().metrics());
+        this.minting = rootLifetime == null ? Optional.empty() : Optional.of(new RootMinting(rootLifetime));
     }
 
     /** The settings (root audience: the subject workload). */
@@ -155,16 +167,6 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
     }
 
     /**
-     * Mints a root with a fresh key (the asserting workload's step) addressed to {@code audience},
-     * living at most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
-     */
-    private MintedAnonMode mintRoot(SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
-        AnonModeSettings rootSettings =
-                settings.withTimeRules(settings.timeRules().withLifetime(lifetime));
-        return new AnonModeMinter(rootSettings, NonceSource.secureRandom()).mint(audience, dpa, dpr, notAfter);
-    }
-
-    /**
      * Every check of the concatenated verification of a token {@code caller} sent, with this
      * workload as audience (no presenter: the layers are anonymous).
      */
@@ -211,11 +213,13 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
     }
 
     /**
-     * The asserting workload's step: a root of {@code grant} with a fresh key ({@link #mintRoot})
-     * living at most {@code lifetime}, timed as {@code mint}, its size recorded.
+     * The asserting workload's step, where this hop was given the roots' lifetime: a root of the
+     * grant with a fresh key, addressed to its audience, never past its {@code notAfter}; the root
+     * identifier {@code P(0).R(0)} is what its introspection record is found by.
      */
-    public MintedAnonMode mint(Grant grant, Duration lifetime) {
-        return new Minting(lifetime).run(grant);
+    @Override
+    public Optional<Minting<MintedAnonMode>> minting() {
+        return minting;
     }
 
     private Verified<VerifiedAnonMode> verified(Received received) {
@@ -280,28 +284,19 @@ public class AnonModeHop extends AbstractHop<VerifiedAnonMode, Void> {
     }
 
     /** The asserting workload's root with a fresh key. */
-    private final class Minting extends Production<Grant, MintedAnonMode> {
+    private final class RootMinting extends MintingStep<MintedAnonMode> {
 
-        private final Duration lifetime;
+        private final AnonModeSettings rootSettings;
 
-        Minting(Duration lifetime) {
-            super(Operation.MINT);
-            this.lifetime = lifetime;
+        RootMinting(Duration lifetime) {
+            this.rootSettings = settings.withTimeRules(settings.timeRules().withLifetime(lifetime));
         }
 
         @Override
-        protected MintedAnonMode make(Grant grant) {
-            return mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime);
-        }
-
-        @Override
-        protected int depthOf(MintedAnonMode made) {
-            return 1;
-        }
-
-        @Override
-        protected int charactersOf(MintedAnonMode made) {
-            return made.token().length();
+        protected Minted<MintedAnonMode> make(Grant grant) {
+            MintedAnonMode root = new AnonModeMinter(rootSettings, NonceSource.secureRandom())
+                    .mint(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
+            return Minted.root(root, root.token(), root.rootIdentifier(), root.expiresAt());
         }
     }
 }

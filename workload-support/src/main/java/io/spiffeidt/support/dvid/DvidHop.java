@@ -1,6 +1,7 @@
 package io.spiffeidt.support.dvid;
 
 import io.spiffeidt.core.Mode;
+import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
@@ -8,6 +9,7 @@ import io.spiffeidt.core.dvid.DvidMintRequest;
 import io.spiffeidt.core.dvid.DvidMinter;
 import io.spiffeidt.core.dvid.DvidSettings;
 import io.spiffeidt.core.dvid.DvidVerifier;
+import io.spiffeidt.core.dvid.EmbeddedZkp;
 import io.spiffeidt.core.dvid.RemoteValidation;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.jws.CompactJws;
@@ -17,8 +19,10 @@ import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.client.DownstreamClient;
 import io.spiffeidt.support.hop.AbstractHop;
 import io.spiffeidt.support.hop.Forwarding;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Introspection;
+import io.spiffeidt.support.hop.Minted;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -31,6 +35,7 @@ import io.spiffeidt.support.wire.ValidateRequest;
 import io.spiffeidt.support.wire.ValidateResponse;
 import java.security.Provider;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -46,7 +51,7 @@ import java.util.function.Function;
  * middle tier: always there), {@link #introspection()} (the middle tier's validation and
  * introspection, one call when {@link #introspectsInOneCall()}), {@link #forward(Verified, Role)}
  * (the DVID unchanged), at the subject workload {@link #accept} and at the asserting workload
- * {@link #mint} and {@link #validate}.
+ * {@link #minting()} (mint and validate).
  *
  * <p>Thread safety: thread safe.
  */
@@ -61,11 +66,28 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
     private final Provider provider;
     private final DvidSettings settings;
     private final Optional<Introspection<VerifiedDvid>> introspection = Optional.of(new Introspected());
+    private final Optional<DvidIssuer> minting;
 
     /** The verifier of {@link #validatesLocally()}, built at the first use. */
     private volatile DvidVerifier here;
 
+    /** A hop that mints nothing: every workload's but the asserting workload's. */
     public DvidHop(HopParts parts) {
+        this(parts, null, null, false);
+    }
+
+    /**
+     * The asserting workload's hop: {@link #DvidHop(HopParts)} that also mints and validates DVIDs
+     * ({@link #minting()}) with {@code minter} and {@code own} (its key; settings of {@link
+     * #mintingSettings}).
+     *
+     * @param minter the asserting workload's minter, or {@code null} for a hop that mints nothing
+     * @param own the verifier of the DVIDs it issued, with its own key ({@code null} with {@code
+     *     minter})
+     * @param embedZkp whether a DVID embeds the user's proof when the grant carries one
+     *     ({@code spiffeidt.dvid.embed-zkp})
+     */
+    public DvidHop(HopParts parts, DvidMinter minter, DvidVerifier own, boolean embedZkp) {
         super(Mode.DVID, parts, Forwarding.RELAYS);
         this.keysMemo = parts.memos().settings(KEYS_MEMO);
         this.provider = parts.provider().provider();
@@ -84,6 +106,7 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
                 this.provider,
                 parts.verifiedProofs(),
                 parts.services().metrics());
+        this.minting = minter == null ? Optional.empty() : Optional.of(new Issuer(minter, own, embedZkp));
     }
 
     /**
@@ -105,17 +128,19 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
     }
 
     /**
-     * The settings the asserting workload mints and verifies with: its own SPIFFE ID as issuer,
-     * {@code algorithm} (that of its signing key), documents living {@code lifetime}.
+     * The settings the asserting workload of {@code parts} mints and verifies with: its own SPIFFE ID
+     * as issuer, {@code algorithm} (that of its signing key), documents living {@code lifetime}.
      */
-    public DvidSettings mintingSettings(DvidAlgorithm algorithm, Duration lifetime, int zkpRounds) {
+    public static DvidSettings mintingSettings(
+            HopParts parts, DvidAlgorithm algorithm, Duration lifetime, int zkpRounds) {
+        SpiffeId self = parts.identity().self();
         return new DvidSettings(
-                identity.self(),
-                identity.self().trustDomain(),
+                self,
+                self.trustDomain(),
                 algorithm,
-                settings.profile(),
-                settings.limits(),
-                settings.timeRules().withLifetime(lifetime),
+                parts.profile(),
+                parts.limits(),
+                parts.timeRules().withLifetime(lifetime),
                 zkpRounds);
     }
 
@@ -193,17 +218,15 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
         return verified.unchanged();
     }
 
-    /** The asserting workload's step: mints with {@code minter} (its key), timed as {@code mint}, the size recorded. */
-    public Dvid mint(DvidMinter minter, DvidMintRequest request) {
-        return new Minting(minter).run(request);
-    }
-
     /**
-     * The asserting workload's {@code /dvid/validate}: {@code verifier} (its own keys) for {@code
-     * caller} as audience, timed as {@code validate}.
+     * The asserting workload's steps, where this hop was given its minter: a DVID whose {@code sub}
+     * is the grant's audience, with the user's proof embedded where that is on and the grant carries
+     * one (its introspection record is found by its {@code jti}), and the validation of a DVID it
+     * issued.
      */
-    public VerifiedDvid validate(DvidVerifier verifier, Received received, Caller caller) {
-        return new Validation(verifier).run(received, caller);
+    @Override
+    public Optional<DvidIssuer> minting() {
+        return minting;
     }
 
     private DownstreamClient asserting() {
@@ -268,29 +291,33 @@ public class DvidHop extends AbstractHop<VerifiedDvid, ValidateResponse> {
         }
     }
 
-    /** The asserting workload's mint with its key. */
-    private final class Minting extends Production<DvidMintRequest, Dvid> {
+    /** The asserting workload's mint and validation with its key. */
+    private final class Issuer extends MintingStep<Dvid> implements DvidIssuer {
 
         private final DvidMinter minter;
+        private final Validation validation;
+        private final boolean embedZkp;
 
-        Minting(DvidMinter minter) {
-            super(Operation.MINT);
+        Issuer(DvidMinter minter, DvidVerifier own, boolean embedZkp) {
             this.minter = minter;
+            this.validation = new Validation(Objects.requireNonNull(own, "own"));
+            this.embedZkp = embedZkp;
         }
 
         @Override
-        protected Dvid make(DvidMintRequest request) {
-            return minter.mint(request);
+        public VerifiedDvid validate(Received received, Caller caller) {
+            return validation.run(received, caller);
         }
 
         @Override
-        protected int depthOf(Dvid made) {
-            return 1;
-        }
-
-        @Override
-        protected int charactersOf(Dvid made) {
-            return made.token().length();
+        protected Minted<Dvid> make(Grant grant) {
+            DvidMintRequest request = DvidMintRequest.of(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
+            if (embedZkp && grant.proof() != null) {
+                request = request.withZkp(
+                        new EmbeddedZkp(grant.proof().msg(), grant.proof().zkp()));
+            }
+            Dvid dvid = minter.mint(request);
+            return Minted.root(dvid, dvid.token(), dvid.jti(), dvid.expiresAt());
         }
     }
 

@@ -215,6 +215,43 @@ public abstract class AbstractHop<D, A> implements Hop<D> {
         protected abstract int charactersOf(P made);
     }
 
+    /**
+     * A {@link Production} of a {@link Minted} document, timed as {@code mint}.
+     *
+     * @param <I> what it is made from
+     * @param <M> the mode's minted document
+     */
+    protected abstract class MintedProduction<I, M> extends Production<I, Minted<M>> {
+
+        protected MintedProduction() {
+            super(Operation.MINT);
+        }
+
+        @Override
+        protected final int depthOf(Minted<M> made) {
+            return made.depth();
+        }
+
+        @Override
+        protected final int charactersOf(Minted<M> made) {
+            return made.characters();
+        }
+    }
+
+    /**
+     * The {@link Minting} of a mode: {@link #make} mints the mode's document for a grant, timed as
+     * {@code mint}, the size of what it made recorded.
+     *
+     * @param <M> the mode's minted document
+     */
+    protected abstract class MintingStep<M> extends MintedProduction<Grant, M> implements Minting<M> {
+
+        @Override
+        public final Minted<M> mint(Grant grant) {
+            return run(grant);
+        }
+    }
+
     /** A {@link Production} of what goes on the wire. */
     protected abstract class OutgoingProduction<I> extends Production<I, Outgoing> {
 

@@ -72,6 +72,15 @@ public interface Hop<D> {
     }
 
     /**
+     * The asserting workload's step, where this hop has it: present at the asserting workload of a
+     * mode that mints from a grant (DVID, ID-Mode, Anon-Mode, Txn-Token), given what it mints with
+     * at construction; empty everywhere else.
+     */
+    default Optional<? extends Minting<?>> minting() {
+        return Optional.empty();
+    }
+
+    /**
      * What goes on the wire to {@code next}: the verified document extended by one layer addressed
      * to {@code next} (signed by this workload), or, for a mode that never extends (DVID), the
      * document as received.

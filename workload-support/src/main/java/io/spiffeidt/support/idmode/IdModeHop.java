@@ -24,6 +24,8 @@ import io.spiffeidt.support.hop.Forwarding;
 import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.hop.Introspection;
+import io.spiffeidt.support.hop.Minted;
+import io.spiffeidt.support.hop.Minting;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -50,7 +52,7 @@ import java.util.Optional;
  * asserting workload (for the current trust bundles), and layers signed with the current X.509-SVID
  * key and chain, taken from one SVID snapshot. The {@link io.spiffeidt.support.hop.Hop} verbs:
  * {@link #verify(Received, Caller)} and {@link #introspection()} at the middle tier and the
- * target, {@link #forward(Verified, Role)}, {@link #mint} at the asserting workload, {@link
+ * target, {@link #forward(Verified, Role)}, {@link #minting()} at the asserting workload, {@link
  * #accept} and {@link #forward(VerifiedIdMode, Role)} at the subject workload.
  *
  * <p>Thread safety: thread safe; the SVID is read on every signature (it rotates).
@@ -69,6 +71,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
     private final Answers answers = new Answers();
     private final KeptAnswers keptAnswers = new KeptAnswers();
     private final KeptExtension keptExtension = new KeptExtension();
+    private final Optional<Minting<IdModePresentation>> minting;
 
     /** The memo of the extensions this hop signed. */
     public static final String EXTENSION_MEMO = "idmode-extension";
@@ -85,6 +88,16 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
      * and the verifier's (see {@link IdModeVerifier}).
      */
     public IdModeHop(HopParts parts) {
+        this(parts, null);
+    }
+
+    /**
+     * The asserting workload's hop: {@link #IdModeHop(HopParts)} that also mints root layers ({@link
+     * #minting()}) living at most {@code rootLifetime}.
+     *
+     * @param rootLifetime the lifetime of a root layer, or {@code null} for a hop that mints nothing
+     */
+    public IdModeHop(HopParts parts, Duration rootLifetime) {
         super(Mode.ID_MODE, parts, Forwarding.EXTENDS);
         WorkloadIdentity identity = parts.identity();
         this.provider = parts.provider().provider();
@@ -108,6 +121,7 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
                 rsaProvider,
                 parts.verifiedProofs(),
                 parts.services().metrics());
+        this.minting = rootLifetime == null ? Optional.empty() : Optional.of(new RootMinting(rootLifetime));
     }
 
     /** The verifier (pinned to the asserting workload). */
@@ -265,17 +279,6 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
     }
 
     /**
-     * Mints a root layer (the asserting workload's step) addressed to {@code audience}, living at
-     * most {@code lifetime} and never past {@code notAfter} (the OAuth token's expiry).
-     */
-    private IdModePresentation mintRoot(
-            SpiffeId audience, String dpa, String dpr, Instant notAfter, Duration lifetime) {
-        identity.signingSvid(Mode.ID_MODE);
-        return new IdModeMinter(credentials.get(), timeRules.withLifetime(lifetime), limits, provider)
-                .mint(audience, dpa, dpr, notAfter);
-    }
-
-    /**
      * Every check of docs/formats/id-mode.md of a token {@code caller} sent (bound to the outermost
      * layer by SPIFFE ID and key), with this workload as audience.
      */
@@ -314,11 +317,14 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
     }
 
     /**
-     * The asserting workload's step: the root layer of {@code grant} ({@link #mintRoot}) living at
-     * most {@code lifetime}, timed as {@code mint}, its size recorded.
+     * The asserting workload's step, where this hop was given the roots' lifetime: the root layer of
+     * the grant, signed with the current X.509-SVID key, its artifacts holding this workload's chain;
+     * its introspection record is found by the root as the holder cannot rewrite it (an ECDSA root has
+     * two valid texts, s and n - s).
      */
-    public IdModePresentation mint(Grant grant, Duration lifetime) {
-        return new Minting(lifetime).run(grant);
+    @Override
+    public Optional<Minting<IdModePresentation>> minting() {
+        return minting;
     }
 
     private Outgoing extended(VerifiedIdMode verified, Role next) {
@@ -383,29 +389,28 @@ public class IdModeHop extends AbstractHop<VerifiedIdMode, Void> {
         }
     }
 
-    /** The asserting workload's root. */
-    private final class Minting extends Production<Grant, IdModePresentation> {
+    /** The asserting workload's root layer. */
+    private final class RootMinting extends MintingStep<IdModePresentation> {
 
-        private final Duration lifetime;
+        private final TimeRules rootTimeRules;
 
-        Minting(Duration lifetime) {
-            super(Operation.MINT);
-            this.lifetime = lifetime;
+        RootMinting(Duration lifetime) {
+            this.rootTimeRules = timeRules.withLifetime(lifetime);
         }
 
         @Override
-        protected IdModePresentation make(Grant grant) {
-            return mintRoot(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter(), lifetime);
-        }
-
-        @Override
-        protected int depthOf(IdModePresentation made) {
-            return 1;
-        }
-
-        @Override
-        protected int charactersOf(IdModePresentation made) {
-            return made.size().totalBytes();
+        protected Minted<IdModePresentation> make(Grant grant) {
+            identity.signingSvid(Mode.ID_MODE);
+            IdModePresentation root = new IdModeMinter(credentials.get(), rootTimeRules, limits, provider)
+                    .mint(grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
+            IdModeToken parsed = parse(root.token());
+            return new Minted<>(
+                    root,
+                    root.token(),
+                    root.artifacts().toJson(),
+                    1,
+                    parsed.rootId(),
+                    parsed.claims(0).expiresAt());
         }
     }
 }

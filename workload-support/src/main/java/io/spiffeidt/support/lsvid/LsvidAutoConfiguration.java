@@ -34,7 +34,7 @@ public class LsvidAutoConfiguration {
 
     /**
      * This workload's LSVID hop: its base, extensions, and verification, with the memos {@code
-     * spiffeidt.memo.uses.lsvid-*} (young extensions reused, issue 13; with them off it signs one per
+     * spiffeidt.memo.uses.lsvid-*} (young extensions reused; with them off it signs one per
      * request as the original did).
      */
     @Bean

@@ -27,6 +27,8 @@ import io.spiffeidt.support.hop.AbstractHop;
 import io.spiffeidt.support.hop.Forwarding;
 import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopParts;
+import io.spiffeidt.support.hop.Minted;
+import io.spiffeidt.support.hop.Minting;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -118,8 +120,11 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
         this.extender = new LsvidExtender(timeRules, this.provider);
     }
 
-    /** Decodes a document (strict, canonical, under the limits). */
-    public Lsvid decode(String encoded) {
+    /**
+     * Parses a document without verifying it (strict, canonical, under the limits): the name every
+     * hop's reader has.
+     */
+    public Lsvid parse(String encoded) {
         return LsvidCodec.decode(encoded, limits);
     }
 
@@ -266,12 +271,13 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
     }
 
     /**
-     * The asserting workload's step: verifies the document {@code caller} sent (its outermost issuer
-     * by name and key, this workload as audience, no delegation yet; timed as {@code validate}) and
-     * adds the delegation layer of {@code grant} addressed to the caller ({@link #delegate}; timed as
-     * {@code mint}), its size recorded.
+     * The asserting workload's step, the one that does not mint from a grant alone ({@link Minting}
+     * says why): verifies the document {@code caller} sent (its outermost issuer by name and key, this
+     * workload as audience, no delegation yet; timed as {@code validate}) and adds the delegation
+     * layer of {@code grant} addressed to the caller ({@link #delegate}; timed as {@code mint}), its
+     * size recorded. Nothing is kept: the target verifies offline.
      */
-    public Outgoing mint(Received subjectDocument, Caller caller, Grant grant) {
+    public Minted<Lsvid> mint(Received subjectDocument, Caller caller, Grant grant) {
         LsvidVerification incoming = presented.run(subjectDocument, caller);
         return delegating.run(new Delegated(incoming.document(), grant));
     }
@@ -342,17 +348,15 @@ public class LsvidHop extends AbstractHop<Lsvid, Void> {
     }
 
     /** The asserting workload's delegation layer; encoded inside the step, so its span carries the size. */
-    private final class Delegating extends OutgoingProduction<Delegated> {
-
-        Delegating() {
-            super(Operation.MINT);
-        }
+    private final class Delegating extends MintedProduction<Delegated, Lsvid> {
 
         @Override
-        protected Outgoing make(Delegated order) {
+        protected Minted<Lsvid> make(Delegated order) {
             Grant grant = order.grant();
             Lsvid delegated = delegate(order.document(), grant.audience(), grant.dpa(), grant.dpr(), grant.notAfter());
-            return new Outgoing(LsvidCodec.encode(delegated), null, delegated.depth());
+            Instant expiresAt =
+                    Instant.ofEpochSecond(delegated.token().payload().exp());
+            return new Minted<>(delegated, LsvidCodec.encode(delegated), null, delegated.depth(), null, expiresAt);
         }
     }
 }

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Bean;
 public class MemoAutoConfiguration {
 
     /**
-     * The memo of verified OAuth proofs (issue 13), {@code spiffeidt.memo.uses.oauth-proof}: empty, so
+     * The memo of verified OAuth proofs, {@code spiffeidt.memo.uses.oauth-proof}: empty, so
      * every use verifies the proof again as the original did, when that memo is off.
      */
     @Bean

@@ -88,7 +88,7 @@ public class OperationMetrics {
     private final Tracer tracer;
 
     // the keys write out equals and hashCode: a record's generated ones go through method handles,
-    // which showed in the profile of every request (issue 28)
+    // which showed in the profile of every request
 
     private record WireKey(Mode mode, String downstream, String endpoint) {
         @Override

@@ -8,7 +8,7 @@ import java.time.Duration;
 
 /**
  * The memo of access tokens that verified, so that a workload verifies the token a user sends with
- * every request once and not on every request (issue 13: no request paying for work already done):
+ * every request once and not on every request (no request paying for work already done):
  * the {@link Memo} {@value #NAME} with its key rule.
  *
  * <p>Sound because the verification of a token is a pure function of its exact text, the allow-list

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The memo of the extensions a hop signed, so that the same document forwarded to the same next
- * hop again, while the extension is young, is not signed and encoded again (issue 13: the subject
+ * hop again, while the extension is young, is not signed and encoded again (the subject
  * workload forwards one kept document on every request of a session, and the middle tier then
  * receives the same bytes every time): a named {@link Memo} ({@code lsvid-extension}, {@code
  * idmode-extension}, {@code anonmode-extension}) with its key and signer rule.

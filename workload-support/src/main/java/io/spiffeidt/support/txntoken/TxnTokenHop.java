@@ -15,7 +15,9 @@ import io.spiffeidt.core.txntoken.TxnTokenVerifier;
 import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.hop.AbstractHop;
 import io.spiffeidt.support.hop.Forwarding;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopParts;
+import io.spiffeidt.support.hop.Minted;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
 import io.spiffeidt.support.hop.Verified;
@@ -27,6 +29,7 @@ import java.security.Provider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
@@ -45,7 +48,7 @@ import org.springframework.util.MultiValueMap;
  * the service's keys, at every tier; a Txn-Token is not bound to its presenter, the mTLS allow-lists
  * say who may call), {@link #forward(Verified, Role)} (at the middle tier a replacement when {@code
  * spiffeidt.txn-token.replace} is on, else the token unchanged as draft §12.2 says), and at the
- * asserting workload {@link #mint} and {@link #replace}; at the subject workload {@link #exchange} and
+ * asserting workload {@link #minting()} (mint and replace); at the subject workload {@link #exchange} and
  * {@link #accept}.
  *
  * <p>Thread safety: thread safe.
@@ -75,17 +78,42 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
     private final TxnTokenProperties properties;
     private final MemoSettings keysMemo;
     private final boolean replacesHere;
+    private final Optional<TxnTokenService> minting;
 
     /** The verifier over the service's key set, built at the first use. */
     private volatile TxnTokenVerifier verifier;
 
+    /** A hop that mints nothing: every workload's but the Txn-Token Service's. */
     public TxnTokenHop(HopParts parts, TxnTokenProperties properties) {
+        this(parts, properties, null, null);
+    }
+
+    /**
+     * The Txn-Token Service's hop: {@link #TxnTokenHop(HopParts, TxnTokenProperties)} that also
+     * mints and replaces tokens ({@link #minting()}) with {@code minter} (the service's key;
+     * settings of {@link #serviceSettings}).
+     *
+     * @param minter the service's minter, or {@code null} for a hop that mints nothing
+     * @param ownKeys the service's own key, which a token presented for replacement must be signed
+     *     with ({@code null} with {@code minter})
+     */
+    public TxnTokenHop(
+            HopParts parts, TxnTokenProperties properties, TxnTokenMinter minter, TxnTokenKeyResolver ownKeys) {
         super(Mode.TXN_TOKEN, parts, replacesAt(parts, properties) ? Forwarding.REWRITES : Forwarding.RELAYS);
         this.provider = parts.provider().provider();
         this.properties = properties;
         this.replacesHere = replacesAt(parts, properties);
         this.keysMemo = parts.memos().settings(KEYS_MEMO);
-        this.settings = new TxnTokenSettings(
+        this.settings = serviceSettings(parts, properties);
+        this.minting = minter == null ? Optional.empty() : Optional.of(new Service(minter, verifier(ownKeys)));
+    }
+
+    /**
+     * The settings of the Txn-Token hops of {@code parts}: this trust domain as {@code aud}, the
+     * asserting workload as the service, tokens living {@code spiffeidt.txn-token.lifetime}.
+     */
+    public static TxnTokenSettings serviceSettings(HopParts parts, TxnTokenProperties properties) {
+        return new TxnTokenSettings(
                 parts.identity().self().trustDomain(),
                 parts.identity().idOf(Role.ASSERTING_WL),
                 parts.limits(),
@@ -110,7 +138,7 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
     }
 
     /** A verifier with this hop's settings over {@code keys} (the service's own key at the service). */
-    public TxnTokenVerifier verifier(TxnTokenKeyResolver keys) {
+    TxnTokenVerifier verifier(TxnTokenKeyResolver keys) {
         return new TxnTokenVerifier(settings, provider, keys);
     }
 
@@ -217,18 +245,14 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
         return CompactJws.parse(answer.token());
     }
 
-    /** The service's step: mints with {@code minter}, timed as {@code mint}, the size recorded. */
-    public TxnToken mint(TxnTokenMinter minter, TxnTokenRequest request) {
-        return new Minting(minter).run(request);
-    }
-
     /**
-     * The service's replacement: verifies the token {@code caller} presents with {@code own} (its own
-     * key; {@code validate}), then mints the replacement for the caller ({@code mint}).
+     * The service's steps, where this hop was given the service's key: a token for the grant's user,
+     * requested by its audience with the granted scope, and the replacement of a token the service
+     * issued.
      */
-    public TxnToken replace(TxnTokenMinter minter, TxnTokenVerifier own, Received presented, Caller caller) {
-        TxnToken verified = new OwnCheck(own).run(presented, caller);
-        return new Replacing(minter).run(new Replacement(verified, caller));
+    @Override
+    public Optional<TxnTokenService> minting() {
+        return minting;
     }
 
     /** The form of an RFC 8693 request for a Txn-Token (draft §11.1). */
@@ -290,6 +314,36 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
 
     private record Replacement(TxnToken verified, Caller caller) {}
 
+    /** The service's token for an exchanged access token, and its replacement of a token it issued. */
+    private final class Service extends MintingStep<TxnToken> implements TxnTokenService {
+
+        private final TxnTokenMinter minter;
+        private final OwnCheck ownCheck;
+        private final Replacing replacing;
+
+        Service(TxnTokenMinter minter, TxnTokenVerifier own) {
+            this.minter = minter;
+            this.ownCheck = new OwnCheck(own);
+            this.replacing = new Replacing(minter);
+        }
+
+        @Override
+        protected Minted<TxnToken> make(Grant grant) {
+            return minted(minter.mint(
+                    new TxnTokenRequest(grant.dpa(), grant.dpr(), scope(), grant.audience(), grant.notAfter())));
+        }
+
+        @Override
+        public Minted<TxnToken> replace(Received presented, Caller caller) {
+            TxnToken verified = ownCheck.run(presented, caller);
+            return replacing.run(new Replacement(verified, caller));
+        }
+    }
+
+    private static Minted<TxnToken> minted(TxnToken token) {
+        return Minted.root(token, token.token(), null, token.expiresAt());
+    }
+
     /** The service's check of a token it issued, with its own key. */
     private final class OwnCheck extends Check<TxnToken> {
 
@@ -305,55 +359,19 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
         }
     }
 
-    /** The service's token for an exchanged access token. */
-    private final class Minting extends Production<TxnTokenRequest, TxnToken> {
-
-        private final TxnTokenMinter minter;
-
-        Minting(TxnTokenMinter minter) {
-            super(Operation.MINT);
-            this.minter = minter;
-        }
-
-        @Override
-        protected TxnToken make(TxnTokenRequest request) {
-            return minter.mint(request);
-        }
-
-        @Override
-        protected int depthOf(TxnToken made) {
-            return 1;
-        }
-
-        @Override
-        protected int charactersOf(TxnToken made) {
-            return made.token().length();
-        }
-    }
-
     /** The service's replacement of a token it verified, for the caller. */
-    private final class Replacing extends Production<Replacement, TxnToken> {
+    private final class Replacing extends MintedProduction<Replacement, TxnToken> {
 
         private final TxnTokenMinter minter;
 
         Replacing(TxnTokenMinter minter) {
-            super(Operation.MINT);
             this.minter = minter;
         }
 
         @Override
-        protected TxnToken make(Replacement replacement) {
-            return minter.replace(replacement.verified(), replacement.caller().id());
-        }
-
-        @Override
-        protected int depthOf(TxnToken made) {
-            return 1;
-        }
-
-        @Override
-        protected int charactersOf(TxnToken made) {
-            return made.token().length();
+        protected Minted<TxnToken> make(Replacement replacement) {
+            return minted(
+                    minter.replace(replacement.verified(), replacement.caller().id()));
         }
     }
 }

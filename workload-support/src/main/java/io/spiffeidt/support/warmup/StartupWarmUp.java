@@ -25,7 +25,7 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 /**
- * Warms a workload's request path before it reports ready (issue 31, "the first minute";
+ * Warms a workload's request path before it reports ready ("the first minute";
  * docs/operations.md "Warming up before ready"). Between the server's start and readiness, it makes
  * {@link WarmUpProperties#requests()} sequential POSTs to its own server, over the same HTTP client,
  * TLS and connection pool set-up as its calls downstream, presenting its own SVID. On the mTLS port no

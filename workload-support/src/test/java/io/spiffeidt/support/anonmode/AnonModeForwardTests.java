@@ -8,33 +8,28 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.testkit.MutableClock;
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AnonModeHop#forward} (issue 13): outside the {@code thesis} profile a hop gives the same
+ * {@link AnonModeHop#forward}: outside the {@code thesis} profile a hop gives the same
  * young extension of the same token again, and the next hop finds that token verified before; half
  * the layer's lifetime ends the reuse.
  */
 class AnonModeForwardTests {
 
     private final MutableClock clock = MutableClock.at(Instant.now());
-    private final AnonModeHop asserting =
-            TestHops.anonMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final AnonModeHop asserting = TestHops.anonModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private final AnonModeHop subject =
             TestHops.anonMode(Role.SUBJECT_WL, TestIdentities.source(Role.SUBJECT_WL), clock, true);
     private final AnonModeHop mTier = TestHops.anonMode(Role.M_TIER, TestIdentities.source(Role.M_TIER), clock, true);
 
     private String root() {
         String root = asserting
-                .mint(
-                        new Grant(
-                                subject.self(),
-                                "http://idp",
-                                "user0001",
-                                Instant.now().plusSeconds(600)),
-                        Duration.ofMinutes(2))
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(
+                        subject.self(), "http://idp", "user0001", Instant.now().plusSeconds(600)))
                 .token();
         subject.verify(root);
         return root;

@@ -29,7 +29,7 @@ import org.springframework.web.client.RestClient;
  * (with {@code Retry-After}) when nothing came back, connection refused, a connection closed before an
  * answer, or the tier's own 503 {@code UPSTREAM_UNAVAILABLE} (its peer was out of reach); 502 when the
  * tier answered something unusable, or its own 502. So a tier that dies under load gives fast 503s
- * all the way up, which a client retries (issue 28, deploy/fault-it).
+ * all the way up, which a client retries (deploy/fault-it).
  */
 class DownstreamClientUnreachableTests {
 

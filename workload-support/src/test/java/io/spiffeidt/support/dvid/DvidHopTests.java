@@ -8,12 +8,15 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.spiffeidt.core.dvid.Dvid;
 import io.spiffeidt.core.dvid.DvidAlgorithm;
 import io.spiffeidt.core.dvid.DvidKeyResolver;
-import io.spiffeidt.core.dvid.DvidMintRequest;
 import io.spiffeidt.core.dvid.DvidMinter;
+import io.spiffeidt.core.dvid.DvidSettings;
+import io.spiffeidt.core.dvid.DvidVerifier;
 import io.spiffeidt.core.dvid.VerifiedDvid;
 import io.spiffeidt.core.memo.Memos;
+import io.spiffeidt.support.caller.Caller;
 import io.spiffeidt.support.crypto.CryptoProviderChoice;
 import io.spiffeidt.support.crypto.SignatureProvider;
+import io.spiffeidt.support.hop.Grant;
 import io.spiffeidt.support.hop.HopServices;
 import io.spiffeidt.support.hop.Outgoing;
 import io.spiffeidt.support.hop.Received;
@@ -24,6 +27,7 @@ import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,16 +42,21 @@ import org.junit.jupiter.api.Test;
  */
 class DvidHopTests {
 
-    private final DvidHop asserting = TestHops.dvid(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
     private final DvidHop mTier = TestHops.dvid(Role.M_TIER, TestIdentities.source(Role.M_TIER));
     private final DvidHop target = TestHops.dvid(Role.TARGET_WL, TestIdentities.source(Role.TARGET_WL));
     private final KeyPair key = rsaKey();
-    private final DvidMinter minter = new DvidMinter(
-            key.getPrivate(),
-            key.getPublic(),
-            new SignatureProvider(CryptoProviderChoice.BC).provider(),
-            asserting.mintingSettings(DvidAlgorithm.RS256, Duration.ofMinutes(5), 80),
-            new SecureRandom());
+    private final Provider provider = new SignatureProvider(CryptoProviderChoice.BC).provider();
+    private final DvidSettings mintingSettings = DvidHop.mintingSettings(
+            TestHops.parts(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL)),
+            DvidAlgorithm.RS256,
+            Duration.ofMinutes(5),
+            80);
+    private final DvidMinter minter =
+            new DvidMinter(key.getPrivate(), key.getPublic(), provider, mintingSettings, new SecureRandom());
+    private final DvidVerifier own =
+            new DvidVerifier(mintingSettings, provider, DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())));
+    private final DvidHop asserting = new DvidHop(
+            TestHops.parts(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL)), minter, own, false);
 
     @Test
     void validatesLocallyWhenTargetWithTheKeySetMemoThenTrueAndNowhereElse() {
@@ -63,7 +72,7 @@ class DvidHopTests {
 
     @Test
     void forwardWhenVerifiedThenTheDvidGoesOnAsReceived() {
-        Dvid dvid = asserting.mint(minter, request());
+        Dvid dvid = asserting.minting().orElseThrow().mint(grant()).document();
         VerifiedDvid verified = target.verifier(
                         DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null)
                 .verify(dvid.token(), target.self());
@@ -85,7 +94,7 @@ class DvidHopTests {
                 TestIdentities.source(Role.M_TIER),
                 Memos.none(),
                 new HopServices(new OperationMetrics(registry), null, null));
-        Dvid dvid = asserting.mint(minter, request());
+        Dvid dvid = asserting.minting().orElseThrow().mint(grant()).document();
         VerifiedDvid verified = target.verifier(
                         DvidKeyResolver.of(Map.of(minter.keyId(), key.getPublic())), (issuer, kid) -> null)
                 .verify(dvid.token(), target.self());
@@ -101,13 +110,18 @@ class DvidHopTests {
     @Test
     void mintWhenDoneThenTimedAsMintAndItsSizeRecorded() {
         MeterRegistry registry = new SimpleMeterRegistry();
-        DvidHop asserting = TestHops.dvid(
-                Role.ASSERTING_WL,
-                TestIdentities.source(Role.ASSERTING_WL),
-                Memos.none(),
-                new HopServices(new OperationMetrics(registry), null, null));
+        DvidHop asserting = new DvidHop(
+                TestHops.parts(
+                        Role.ASSERTING_WL,
+                        TestIdentities.source(Role.ASSERTING_WL),
+                        Clock.systemUTC(),
+                        Memos.none(),
+                        new HopServices(new OperationMetrics(registry), null, null)),
+                minter,
+                own,
+                false);
 
-        Dvid dvid = asserting.mint(minter, request());
+        Dvid dvid = asserting.minting().orElseThrow().mint(grant()).document();
 
         Timer mint = registry.find(OperationMetrics.OPERATION_TIMER)
                 .tag("mode", "dvid")
@@ -124,8 +138,29 @@ class DvidHopTests {
                 .isEqualTo(dvid.token().length());
     }
 
-    private DvidMintRequest request() {
-        return DvidMintRequest.of(
+    @Test
+    void validateWhenTheIssuerIsAskedAboutADvidItMintedThenVerifiedForTheCaller() {
+        Dvid dvid = asserting.minting().orElseThrow().mint(grant()).document();
+        Caller mTierCaller = new Caller(
+                mTier.self(),
+                TestIdentities.source(Role.M_TIER).getX509Svid().getLeaf(),
+                TestIdentities.source(Role.M_TIER).getX509Svid().getLeaf().getPublicKey());
+
+        VerifiedDvid validated = asserting.minting().orElseThrow().validate(Received.of(dvid.token()), mTierCaller);
+
+        assertThat(validated.jti()).isEqualTo(dvid.jti());
+        assertThat(validated.dpr()).isEqualTo("user0001");
+    }
+
+    @Test
+    void mintingWhenNotGivenAMinterThenAbsent() {
+        assertThat(mTier.minting()).isEmpty();
+        assertThat(target.minting()).isEmpty();
+        assertThat(asserting.minting()).isPresent();
+    }
+
+    private Grant grant() {
+        return new Grant(
                 target.idOf(Role.SUBJECT_WL),
                 "http://idp",
                 "user0001",

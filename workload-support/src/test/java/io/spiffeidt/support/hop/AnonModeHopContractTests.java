@@ -7,19 +7,18 @@ import io.spiffeidt.support.anonmode.AnonModeHop;
 import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
-import java.time.Duration;
 
 /** {@link HopContractTests} for Anon-Mode: the asserting workload's root, the subject's layer, the hops. */
 class AnonModeHopContractTests extends HopContractTests<VerifiedAnonMode> {
 
-    private final AnonModeHop asserting =
-            TestHops.anonMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final AnonModeHop asserting = TestHops.anonModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private final AnonModeHop subject = TestHops.anonMode(Role.SUBJECT_WL, subjectSource);
     private final AnonModeHop target = TestHops.anonMode(Role.TARGET_WL, targetSource);
 
     @Override
     Received fromSubject() {
-        MintedAnonMode root = asserting.mint(grantToSubject(), Duration.ofMinutes(2));
+        MintedAnonMode root =
+                asserting.minting().orElseThrow().mint(grantToSubject()).document();
         Verified<VerifiedAnonMode> answer = subject.accept(Received.of(root.token()));
         Outgoing sent = subject.forward(answer, Role.M_TIER);
         return new Received(sent.token(), sent.artifacts());

@@ -165,6 +165,13 @@ abstract class HopContractTests<D> {
     }
 
     @Test
+    void mintingWhenTheMiddleTierOrTheTargetThenAbsent() {
+        // only the asserting workload's hop is given what it mints with
+        assertThat(mTier().minting()).isEmpty();
+        assertThat(target().minting()).isEmpty();
+    }
+
+    @Test
     void introspectionWhenTheHopHasNoClientThenNothingIsAccepted() {
         Received sent = fromSubject();
         Optional<Introspection<D>> introspection = mTier().introspection();

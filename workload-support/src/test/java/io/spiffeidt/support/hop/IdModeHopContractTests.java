@@ -7,18 +7,18 @@ import io.spiffeidt.support.identity.Role;
 import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
-import java.time.Duration;
 
 /** {@link HopContractTests} for ID-Mode: the asserting workload's root, the subject's layer, the hops. */
 class IdModeHopContractTests extends HopContractTests<VerifiedIdMode> {
 
-    private final IdModeHop asserting = TestHops.idMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final IdModeHop asserting = TestHops.idModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private final IdModeHop subject = TestHops.idMode(Role.SUBJECT_WL, subjectSource);
     private final IdModeHop target = TestHops.idMode(Role.TARGET_WL, targetSource);
 
     @Override
     Received fromSubject() {
-        IdModePresentation root = asserting.mint(grantToSubject(), Duration.ofMinutes(2));
+        IdModePresentation root =
+                asserting.minting().orElseThrow().mint(grantToSubject()).document();
         Verified<VerifiedIdMode> answer =
                 subject.accept(new Received(root.token(), root.artifacts().toJson()));
         Outgoing sent = subject.forward(answer, Role.M_TIER);

@@ -17,7 +17,7 @@ class LsvidHopContractTests extends HopContractTests<Lsvid> {
     @Override
     Received fromSubject() {
         Outgoing request = subject.begin(Role.ASSERTING_WL);
-        Outgoing delegated =
+        Minted<Lsvid> delegated =
                 asserting.mint(Received.of(request.token()), caller(Role.SUBJECT_WL, subjectSource), grantToSubject());
         Verified<Lsvid> answer = subject.accept(Received.of(delegated.token()));
         Outgoing sent = subject.forward(answer, Role.M_TIER);

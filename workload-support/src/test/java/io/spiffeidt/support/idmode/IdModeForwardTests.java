@@ -14,12 +14,11 @@ import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import io.spiffeidt.testkit.MutableClock;
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link IdModeHop#forward} (issue 13): outside the {@code thesis} profile a hop gives the same
+ * {@link IdModeHop#forward}: outside the {@code thesis} profile a hop gives the same
  * young extension of the same token again, and the next hop finds that token verified before; a
  * rotated SVID or half the layer's lifetime ends the reuse.
  */
@@ -28,13 +27,17 @@ class IdModeForwardTests {
     private final MutableClock clock = MutableClock.at(Instant.now());
     private final StaticX509Source subjectSource = TestIdentities.source(Role.SUBJECT_WL);
     private final StaticX509Source mTierSource = TestIdentities.source(Role.M_TIER);
-    private final IdModeHop asserting = TestHops.idMode(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final IdModeHop asserting = TestHops.idModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private final IdModeHop subject = TestHops.idMode(Role.SUBJECT_WL, subjectSource, clock, true);
     private final IdModeHop mTier = TestHops.idMode(Role.M_TIER, mTierSource, clock, true);
 
     private VerifiedIdMode rootAt(IdModeHop hop) {
-        IdModePresentation root = asserting.mint(
-                new Grant(hop.self(), "http://idp", "user0001", Instant.now().plusSeconds(600)), Duration.ofMinutes(2));
+        IdModePresentation root = asserting
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(
+                        hop.self(), "http://idp", "user0001", Instant.now().plusSeconds(600)))
+                .document();
         return hop.verifyAnswer(root.token(), root.artifacts().toJson());
     }
 

@@ -16,7 +16,6 @@ import io.spiffeidt.support.testing.StaticX509Source;
 import io.spiffeidt.support.testing.TestHops;
 import io.spiffeidt.support.testing.TestIdentities;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,7 @@ class IdModeHopTests {
 
     private static final StaticX509Source SUBJECT_SOURCE = TestIdentities.source(Role.SUBJECT_WL);
 
-    private final IdModeHop asserting = hop(Role.ASSERTING_WL, TestIdentities.source(Role.ASSERTING_WL));
+    private final IdModeHop asserting = TestHops.idModeAsserting(TestIdentities.source(Role.ASSERTING_WL));
     private final IdModeHop subject = hop(Role.SUBJECT_WL, SUBJECT_SOURCE);
     private final IdModeHop mTier = hop(Role.M_TIER, TestIdentities.source(Role.M_TIER));
 
@@ -114,7 +113,11 @@ class IdModeHopTests {
     }
 
     private IdModePresentation mintFor(SpiffeId audience, Instant oauthExpiry) {
-        return asserting.mint(new Grant(audience, "http://idp", "user0001", oauthExpiry), Duration.ofMinutes(2));
+        return asserting
+                .minting()
+                .orElseThrow()
+                .mint(new Grant(audience, "http://idp", "user0001", oauthExpiry))
+                .document();
     }
 
     private static Presenter presenter(StaticX509Source source, IdModeHop as) {

@@ -83,7 +83,7 @@ class LsvidHopTests {
         LsvidHop.Extension again = reusing.forward(kept, reusing.idOf(Role.M_TIER));
         LsvidHop.Extension elsewhere = reusing.forward(kept, reusing.idOf(Role.TARGET_WL));
         LsvidHop.Extension otherDocument =
-                reusing.forward(reusing.decode(LsvidCodec.encode(kept)), reusing.idOf(Role.M_TIER));
+                reusing.forward(reusing.parse(LsvidCodec.encode(kept)), reusing.idOf(Role.M_TIER));
 
         assertThat(again).isSameAs(first);
         assertThat(reusing.reusedExtensions()).isEqualTo(1);

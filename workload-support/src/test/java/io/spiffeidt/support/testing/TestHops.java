@@ -18,6 +18,7 @@ import io.spiffeidt.support.idmode.IdModeHop;
 import io.spiffeidt.support.lsvid.LsvidHop;
 import io.spiffeidt.support.lsvid.LsvidV1IssuerKeys;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * The hops of a role as another workload of the call path would hold them (strict profile, default
@@ -53,6 +54,9 @@ public final class TestHops {
                 services);
     }
 
+    /** The lifetime of the roots the asserting hops of these tests mint. */
+    public static final Duration ROOT_LIFETIME = Duration.ofMinutes(2);
+
     /** The ID-Mode hop of {@code role}, signing an extension per forward. */
     public static IdModeHop idMode(Role role, StaticX509Source source) {
         return idMode(role, source, Clock.systemUTC(), false);
@@ -61,6 +65,16 @@ public final class TestHops {
     /** The ID-Mode hop of {@code role} on {@code clock}, reusing young extensions when {@code reuse}. */
     public static IdModeHop idMode(Role role, StaticX509Source source, Clock clock, boolean reuse) {
         return new IdModeHop(parts(role, source, clock, memos(clock, reuse), HopServices.standalone()));
+    }
+
+    /** The asserting workload's ID-Mode hop, minting roots that live two minutes. */
+    public static IdModeHop idModeAsserting(StaticX509Source source) {
+        return new IdModeHop(parts(Role.ASSERTING_WL, source), ROOT_LIFETIME);
+    }
+
+    /** The asserting workload's Anon-Mode hop, minting roots that live two minutes. */
+    public static AnonModeHop anonModeAsserting(StaticX509Source source) {
+        return new AnonModeHop(parts(Role.ASSERTING_WL, source), false, ROOT_LIFETIME);
     }
 
     /** The Anon-Mode hop of {@code role} (no {@code iid}), signing an extension per forward. */
