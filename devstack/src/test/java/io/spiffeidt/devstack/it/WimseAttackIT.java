@@ -311,7 +311,7 @@ class WimseAttackIT extends EmbeddedStackIT {
             claims.remove("cnf");
             String wit = sign(witHeader(), claims, issuerKey.privateKey());
             String wpt = wpt(key, wit, "POST", target(call[1], "/wimse/balance"), txn);
-            assertRefused(present(call, "/wimse/balance", wit, wpt, txn), call[1], "MALFORMED", 400, wit);
+            assertRefused(present(call, "/wimse/balance", wit, wpt, txn), call[1], "MALFORMED", 401, wit);
         }
     }
 
@@ -324,7 +324,7 @@ class WimseAttackIT extends EmbeddedStackIT {
             none.put("alg", "none");
             String noneWit = unsigned(none, witClaims(call[0], key));
             String wpt = wpt(key, noneWit, "POST", target(call[1], "/wimse/balance"), txn);
-            assertRefused(present(call, "/wimse/balance", noneWit, wpt, txn), call[1], "UNSUPPORTED", 400, noneWit);
+            assertRefused(present(call, "/wimse/balance", noneWit, wpt, txn), call[1], "UNSUPPORTED", 401, noneWit);
 
             Sender sender = Sender.of(call[0]);
             long now = Instant.now().getEpochSecond();
@@ -337,7 +337,7 @@ class WimseAttackIT extends EmbeddedStackIT {
             wptClaims.put("tth", io.spiffeidt.core.wimse.TokenHash.of(txn));
             String noneWpt = unsigned(Map.of("alg", "none", "typ", "wpt+jwt"), wptClaims);
             assertRefused(
-                    present(call, "/wimse/balance", sender.wit(), noneWpt, txn), call[1], "UNSUPPORTED", 400, noneWpt);
+                    present(call, "/wimse/balance", sender.wit(), noneWpt, txn), call[1], "UNSUPPORTED", 401, noneWpt);
         }
     }
 

@@ -102,8 +102,13 @@ public class ProblemDetailsAdvice {
     @ExceptionHandler(ChallengedException.class)
     public ResponseEntity<ProblemDetail> challenged(ChallengedException e) {
         ResponseEntity<ProblemDetail> problem = assertion(e);
-        if (problem.getStatusCode().value() != 401) {
+        if (problem.getStatusCode().value() == 403) {
             return problem;
+        }
+        // a credential that does not verify, however malformed: 401 with the challenge, its own code
+        ProblemDetail body = problem.getBody();
+        if (body != null) {
+            body.setStatus(401);
         }
         return ResponseEntity.status(401)
                 .header(HttpHeaders.WWW_AUTHENTICATE, e.scheme())

@@ -137,8 +137,11 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
         return properties.scope();
     }
 
-    /** A verifier with this hop's settings over {@code keys} (the service's own key at the service). */
-    TxnTokenVerifier verifier(TxnTokenKeyResolver keys) {
+    /**
+     * A verifier with this hop's settings over {@code keys} (the service's own key at the service): also
+     * the wimse hop's, whose user context is this mode's Txn-Token.
+     */
+    public TxnTokenVerifier verifier(TxnTokenKeyResolver keys) {
         return new TxnTokenVerifier(settings, provider, keys);
     }
 

@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
-/** A refused WPT answers 401 with {@code WWW-Authenticate: WPT} (draft-ietf-wimse-wpt-02 §2.1), other statuses none. */
+/**
+ * A refused WIT or WPT answers 401 with {@code WWW-Authenticate: WPT} (draft-ietf-wimse-wpt-02 §2.1),
+ * whatever its code; one that verifies but is not for this request answers 403, without a challenge.
+ */
 class ChallengedExceptionTests {
 
     private final ProblemDetailsAdvice advice = new ProblemDetailsAdvice();
@@ -24,8 +29,22 @@ class ChallengedExceptionTests {
         assertThat(answer.getBody().getProperties()).containsEntry("code", "REPLAYED");
     }
 
+    @ParameterizedTest
+    @EnumSource(
+            value = ErrorCode.class,
+            names = {"MALFORMED", "UNSUPPORTED", "LIMIT_EXCEEDED"})
+    void problemWhenTheCodeIs400ElsewhereThen401WithTheChallengeAndTheCode(ErrorCode code) {
+        ResponseEntity<ProblemDetail> answer =
+                advice.challenged(new ChallengedException(new AssertionException(code, 0, "WIT refused"), "WPT"));
+
+        assertThat(answer.getStatusCode().value()).isEqualTo(401);
+        assertThat(answer.getBody().getStatus()).isEqualTo(401);
+        assertThat(answer.getHeaders().get(HttpHeaders.WWW_AUTHENTICATE)).containsExactly("WPT");
+        assertThat(answer.getBody().getProperties()).containsEntry("code", code.name());
+    }
+
     @Test
-    void problemWhenNot401ThenNoChallenge() {
+    void problemWhen403ThenNoChallenge() {
         ResponseEntity<ProblemDetail> answer = advice.challenged(new ChallengedException(
                 new AssertionException(ErrorCode.WRONG_AUDIENCE, 1, "WPT aud is not this request's target URI"),
                 "WPT"));
