@@ -82,6 +82,8 @@ base=http://127.0.0.1:8080
 idp=http://127.0.0.1:9000
 # shellcheck source=../lib/walkthrough.sh
 source "$root_dir/deploy/lib/walkthrough.sh"
+# the four documents, then the standards track: the Txn-Token with each call's WIT and WPT
+modes+=(wimse)
 log "warm-up (the first DVID call after start may exceed the request deadline on two cores)"
 warm_up "$(token_for user0002)"
 log "walk-through (user0001), profile thesis"

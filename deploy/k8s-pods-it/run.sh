@@ -10,7 +10,7 @@
 #   2. kubectl apply -k of the overlay (exit 0 on the empty cluster), every pod Ready;
 #   3. each workload's SPIFFE ID as issued (the entries spire-registrar made, the certificate on each mTLS
 #      port, subject-wl's own log);
-#   4. the walk-through through subject-wl's Service in all seven modes (mint, balance, deposit) and a
+#   4. the walk-through through subject-wl's Service in all eight modes (mint, balance, deposit) and a
 #      deposit retried under the same Idempotency-Key (counted once);
 #   5. bad input: a forged access token, no token, an oversized body: refused, nothing stored;
 #   6. the Gatling CI profile against subject-wl's Service: no failed request;
@@ -178,11 +178,11 @@ else
   bad "subject-wl's log does not name spiffe://example.org/subject-wl"
 fi
 
-# ---------- 4. the walk-through, seven modes ----------
-log "4. the walk-through through subject-wl's Service, seven modes"
+# ---------- 4. the walk-through, eight modes ----------
+log "4. the walk-through through subject-wl's Service, eight modes"
 base=http://$(k -n spiffeidt get svc subject-wl -o jsonpath='{.spec.clusterIP}'):8080
 idp=http://$(k -n spiffeidt get svc idp -o jsonpath='{.spec.clusterIP}'):9000
-modes7=(dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward)
+modes=(dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward wimse)
 # curl inside the node's network namespace; prints the body and the status on its last line
 post() { # post URL [curl args...]
   local url=$1; shift
@@ -194,7 +194,7 @@ token_for() { $NET curl -sf --max-time 30 -d "username=$1" -d password=password 
 tok=$(token_for user0001)
 [ -n "$tok" ] && [ "$tok" != null ] || fatal "no token from the IdP at $idp (its Service)"
 # the first calls after start warm the JIT and the connections; retried for at most 120 s
-for mode in "${modes7[@]}"; do
+for mode in "${modes[@]}"; do
   deadline=$(( $(date +%s) + 120 ))
   until [ "$(status_of "$(post "$base/api/$mode/balance" -H "Authorization: Bearer $tok")")" = 200 ]; do
     [ "$(date +%s)" -lt "$deadline" ] || { bad "warm-up: $mode balance not 200 within 120 s"; break; }
@@ -213,15 +213,17 @@ walk() { # walk MODE: mint, balance, deposit 25
     && ok "$1: mint, balance $before, deposit 25 -> $after${2:+ ($2)}" \
     || bad "$1: deposit HTTP $(status_of "$r") $(body_of "$r" | head -c 200), balance $before -> $after${2:+ ($2)}"
 }
-for mode in "${modes7[@]}"; do walk "$mode" "asserting-wl: 2 replicas"; done
-# both replicas sign Txn-Tokens with the key of the Secret: whichever replica minted a token, m-tier
-# accepts it (with a key per replica, about half of these calls were 401 UNTRUSTED_KEY)
-refused=0
-for _ in $(seq 16); do
-  [ "$(status_of "$(post "$base/api/txn-token/balance" -H "Authorization: Bearer $tok")")" = 200 ] || refused=$((refused + 1))
+for mode in "${modes[@]}"; do walk "$mode" "asserting-wl: 2 replicas"; done
+# both replicas sign Txn-Tokens and WITs with the keys of the Secret: whichever replica minted a token or
+# issued a WIT, the tiers accept it (with a key per replica, about half of these calls were 401 UNTRUSTED_KEY)
+for mode in txn-token wimse; do
+  refused=0
+  for _ in $(seq 16); do
+    [ "$(status_of "$(post "$base/api/$mode/balance" -H "Authorization: Bearer $tok")")" = 200 ] || refused=$((refused + 1))
+  done
+  [ "$refused" = 0 ] && ok "$mode: 16 balances with asserting-wl at 2 replicas, all 200 (the keys of the Secret)" \
+    || bad "$mode: $refused of 16 balances refused with asserting-wl at 2 replicas"
 done
-[ "$refused" = 0 ] && ok "txn-token: 16 balances with asserting-wl at 2 replicas, all 200 (one shared Txn-Token Service key)" \
-  || bad "txn-token: $refused of 16 balances refused with asserting-wl at 2 replicas"
 k -n spiffeidt scale deploy/asserting-wl --replicas=1 > /dev/null
 k -n spiffeidt rollout status deploy/asserting-wl --timeout=120s > /dev/null
 for _ in $(seq 30); do [ "$(k -n spiffeidt get pods -l app.kubernetes.io/name=asserting-wl --no-headers | wc -l)" = 1 ] && break; sleep 2; done
@@ -261,7 +263,7 @@ after=$(balance_of dvid "$tok")
   && ok "no container restarted by them" || bad "a container restarted: $(k -n spiffeidt get pods --no-headers | awk '$4 > 0')"
 
 # ---------- 6. Gatling CI profile ----------
-log "6. the Gatling CI profile against subject-wl's Service (seven modes; asserting-wl at one replica, as Compose)"
+log "6. the Gatling CI profile against subject-wl's Service (every mode; asserting-wl at one replica, as Compose)"
 # each workload's metrics through its Service's management port (asserting-wl: one of its two replicas per scrape)
 murls=""
 for pair in subject-wl:18080 asserting-wl:18443 m-tier:18445 target-wl:18444; do

@@ -26,7 +26,7 @@ ROUNDS=${ROUNDS:-2}
 WARM_ALL=${WARM_ALL:-30}
 WARM=${WARM:-15}
 SECS=${DURATION:-20}
-MODES=${MODES:-dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward}
+MODES=${MODES:-dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward wimse}
 MINT_MODES=${MINT_MODES-dvid id-mode anon-mode lsvid}   # MINT_MODES="" for none
 export PROFILE=${PROFILE:-pooled} MEMO=${MEMO:-true}
 JVM_OPTIONS=${JVM_OPTIONS--XX:+UseParallelGC}

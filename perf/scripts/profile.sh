@@ -19,7 +19,7 @@ C=${C:-16}
 USERS=${USERS:-20}
 WARM=${WARM:-15}
 SECS=${DURATION:-30}
-MODES=${MODES:-dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward}
+MODES=${MODES:-dvid id-mode anon-mode lsvid txn-token mtls-only bearer-forward wimse}
 PROFILE_MODES=${PROFILE_MODES:-$MODES}
 OUT=${OUT:-perf/target/profile}
 export PROFILE=${PROFILE:-pooled} MEMO=${MEMO:-true}

@@ -57,7 +57,7 @@ public class WimseAssertingController {
     @PostMapping(value = "/wit", consumes = MediaType.APPLICATION_JSON_VALUE)
     @AllowedCallers({Role.SUBJECT_WL, Role.M_TIER, Role.TARGET_WL})
     public ResponseEntity<WitWire.Response> wit(@RequestBody WitWire.Request request, Caller caller) {
-        Wit wit = hop.mint(issuer, caller.id(), publicKey(request.jwk()));
+        Wit wit = hop.issue(issuer, caller.id(), publicKey(request.jwk()));
         log.debug("WIT for {} until {}", caller.id(), wit.expiresAt());
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(new WitWire.Response(wit.token()));
     }

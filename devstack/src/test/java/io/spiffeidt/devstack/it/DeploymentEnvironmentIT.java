@@ -7,6 +7,7 @@ import io.spiffeidt.asserting.introspection.IntrospectionStore;
 import io.spiffeidt.asserting.introspection.JdbcIntrospectionProperties;
 import io.spiffeidt.asserting.introspection.JdbcIntrospectionStore;
 import io.spiffeidt.asserting.txntoken.TxnTokenServiceProperties;
+import io.spiffeidt.asserting.wimse.WitIssuerProperties;
 import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.devstack.DevStack;
 import io.spiffeidt.devstack.ca.DevCa;
@@ -150,6 +151,9 @@ class DeploymentEnvironmentIT {
                     "SPIFFEIDT_TXN_TOKEN_SERVICE_KEY_PATH",
                     new Effect("spiffeidt.txn-token.service.key-path", c -> c.getBean(TxnTokenServiceProperties.class)
                             .keyPath())),
+            Map.entry("SPIFFEIDT_WIMSE_ISSUER_KEY_PATH", new Effect("spiffeidt.wimse.issuer.key-path", c -> c.getBean(
+                            WitIssuerProperties.class)
+                    .keyPath())),
             Map.entry(
                     "SPIFFEIDT_ASSERTING_INTROSPECTION_STORE",
                     new Effect("spiffeidt.asserting.introspection.store", DeploymentEnvironmentIT::introspectionStore)),
@@ -258,7 +262,8 @@ class DeploymentEnvironmentIT {
         out.replace("SPRING_DATASOURCE_URL", h2);
         out.replace("SPIFFEIDT_ASSERTING_INTROSPECTION_JDBC_URL", h2);
         // the deployments' key files exist only in their pods: a fresh EC P-256 key in each one's place
-        for (String keyPath : List.of("SPIFFEIDT_DVID_KEY_PATH", "SPIFFEIDT_TXN_TOKEN_SERVICE_KEY_PATH")) {
+        for (String keyPath : List.of(
+                "SPIFFEIDT_DVID_KEY_PATH", "SPIFFEIDT_TXN_TOKEN_SERVICE_KEY_PATH", "SPIFFEIDT_WIMSE_ISSUER_KEY_PATH")) {
             if (out.containsKey(keyPath)) {
                 out.put(keyPath, ecKeyFile().toString());
             }

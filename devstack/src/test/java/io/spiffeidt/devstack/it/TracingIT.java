@@ -138,11 +138,19 @@ class TracingIT extends EmbeddedStackIT {
         List<Map<String, Object>> operations = spans.stream()
                 .filter(s -> tags(s).containsKey("spiffeidt.operation"))
                 .toList();
-        // wimse carries the user in a Txn-Token: the exchange and the replacement are the txn-token
-        // hop's operations, tagged as such (docs/formats/wimse.md "Metrics")
+        // wimse carries the user in a Txn-Token: the exchange that mints it (no document was kept) is
+        // the txn-token flow's and the Txn-Token Service's, tagged as such (docs/formats/wimse.md "Metrics")
         List<String> modes = mode == Mode.WIMSE ? List.of(mode1, Mode.TXN_TOKEN.pathSegment()) : List.of(mode1);
         assertThat(operations).extracting(s -> tags(s).get("spiffeidt.mode")).containsOnlyElementsOf(modes);
         assertThat(operations).extracting(s -> tags(s).get("spiffeidt.mode")).contains(mode1);
+        if (mode == Mode.WIMSE) {
+            // only the exchange: the spans of the txn-token mode are subject-wl's and the service's
+            assertThat(operations.stream()
+                            .filter(s -> Mode.TXN_TOKEN.pathSegment().equals(tags(s).get("spiffeidt.mode")))
+                            .map(s -> service(s)))
+                    .isNotEmpty()
+                    .allMatch(service -> service.equals("subject-wl") || service.equals("asserting-wl"));
+        }
         assertThat(operations).extracting(s -> tags(s).get("spiffeidt.outcome")).containsOnly("success");
         List<String> names =
                 operations.stream().map(s -> service(s) + ":" + s.get("name")).toList();

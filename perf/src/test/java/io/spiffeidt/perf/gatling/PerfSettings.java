@@ -55,9 +55,9 @@ record PerfSettings(
         Soak soak,
         Rotation rotation) {
 
-    /** The four documents, then the baselines without a document. */
+    /** The four documents, the baselines, then the standards track's WIT and WPT with a Txn-Token. */
     static final List<String> ALL_MODES =
-            List.of("dvid", "id-mode", "anon-mode", "lsvid", "txn-token", "mtls-only", "bearer-forward");
+            List.of("dvid", "id-mode", "anon-mode", "lsvid", "txn-token", "mtls-only", "bearer-forward", "wimse");
 
     static final List<String> POOLING = List.of("thesis", "pooled", "non-pooled", "fresh-source");
     static final List<String> JWKS = List.of("refresh-ahead", "none");

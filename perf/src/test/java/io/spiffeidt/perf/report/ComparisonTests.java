@@ -269,7 +269,7 @@ class ComparisonTests {
     }
 
     @Test
-    void profilesWhenLoadedThenEveryModeOfThisBuildAndTheSevenOfIssue29() {
+    void profilesWhenLoadedThenEveryModeOfThisBuild() {
         Map<String, ModeProfile> profiles = ModeProfile.load();
 
         assertThat(profiles.keySet())

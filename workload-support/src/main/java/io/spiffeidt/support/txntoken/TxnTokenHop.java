@@ -85,7 +85,15 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
 
     /** A hop that mints nothing: every workload's but the Txn-Token Service's. */
     public TxnTokenHop(HopParts parts, TxnTokenProperties properties) {
-        this(parts, properties, null, null);
+        this(Mode.TXN_TOKEN, parts, properties, null, null);
+    }
+
+    /**
+     * A hop that mints nothing, for a mode whose user context is a Txn-Token (wimse): its steps and
+     * calls are timed, counted and traced as {@code mode}'s.
+     */
+    public TxnTokenHop(Mode mode, HopParts parts, TxnTokenProperties properties) {
+        this(mode, parts, properties, null, null);
     }
 
     /**
@@ -99,7 +107,16 @@ public class TxnTokenHop extends AbstractHop<TxnToken, Void> {
      */
     public TxnTokenHop(
             HopParts parts, TxnTokenProperties properties, TxnTokenMinter minter, TxnTokenKeyResolver ownKeys) {
-        super(Mode.TXN_TOKEN, parts, replacesAt(parts, properties) ? Forwarding.REWRITES : Forwarding.RELAYS);
+        this(Mode.TXN_TOKEN, parts, properties, minter, ownKeys);
+    }
+
+    private TxnTokenHop(
+            Mode mode,
+            HopParts parts,
+            TxnTokenProperties properties,
+            TxnTokenMinter minter,
+            TxnTokenKeyResolver ownKeys) {
+        super(mode, parts, replacesAt(parts, properties) ? Forwarding.REWRITES : Forwarding.RELAYS);
         this.provider = parts.provider().provider();
         this.properties = properties;
         this.replacesHere = replacesAt(parts, properties);

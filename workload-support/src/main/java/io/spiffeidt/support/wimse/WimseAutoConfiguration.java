@@ -1,11 +1,13 @@
 package io.spiffeidt.support.wimse;
 
+import io.spiffeidt.core.Mode;
 import io.spiffeidt.support.SpiffeIdtAutoConfiguration;
 import io.spiffeidt.support.hop.HopAutoConfiguration;
 import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.identity.IdentityProperties;
 import io.spiffeidt.support.txntoken.TxnTokenAutoConfiguration;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
+import io.spiffeidt.support.txntoken.TxnTokenProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -27,7 +29,10 @@ public class WimseAutoConfiguration {
             HopParts parts,
             WimseProperties properties,
             IdentityProperties identityProperties,
-            TxnTokenHop txnTokenHop) {
-        return new WimseHop(parts, properties, identityProperties, txnTokenHop);
+            TxnTokenProperties txnTokenProperties) {
+        // the user context is a Txn-Token, handled as mode txn-token handles it, but timed, counted and
+        // traced as this mode's
+        return new WimseHop(
+                parts, properties, identityProperties, new TxnTokenHop(Mode.WIMSE, parts, txnTokenProperties));
     }
 }

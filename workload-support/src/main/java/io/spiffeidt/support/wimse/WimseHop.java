@@ -221,10 +221,12 @@ public class WimseHop extends AbstractHop<WimseDocument, Void> {
 
     /**
      * The asserting workload's step: a WIT for {@code workload} (the mTLS peer) confirming {@code
-     * key}, timed as {@code mint}, its size recorded.
+     * key}, timed as {@code mint}, its size recorded. Not the mode's mint verb ({@link #minting()}:
+     * none here): a WIT is a workload's credential, not the user's document, which is the Txn-Token the
+     * txn-token hop mints.
      */
-    public Wit mint(WitIssuer issuer, SpiffeId workload, PublicKey key) {
-        return new Minting(issuer).run(new WitOrder(workload, key));
+    public Wit issue(WitIssuer issuer, SpiffeId workload, PublicKey key) {
+        return new Issuing(issuer).run(new WitOrder(workload, key));
     }
 
     private Outgoing proven(String txnToken, Role next, String operation) {
@@ -367,11 +369,11 @@ public class WimseHop extends AbstractHop<WimseDocument, Void> {
     }
 
     /** The issuer's WIT for a workload's key. */
-    private final class Minting extends Production<WitOrder, Wit> {
+    private final class Issuing extends Production<WitOrder, Wit> {
 
         private final WitIssuer issuer;
 
-        Minting(WitIssuer issuer) {
+        Issuing(WitIssuer issuer) {
             super(Operation.MINT);
             this.issuer = issuer;
         }

@@ -178,7 +178,7 @@ class WimseHopTests {
                 issuerKey.getPrivate(), issuerKey.getPublic(), provider, asserting.settings(), new SecureRandom());
         SpiffeId subject = SpiffeId.parse("spiffe://" + TestIdentities.TRUST_DOMAIN + "/subject-wl");
 
-        Wit wit = asserting.mint(issuer, subject, workloadKey.getPublic());
+        Wit wit = asserting.issue(issuer, subject, workloadKey.getPublic());
 
         Wit verified = new WimseVerifier(
                         asserting.settings(),
