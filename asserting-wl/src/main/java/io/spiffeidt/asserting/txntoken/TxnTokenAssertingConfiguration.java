@@ -8,11 +8,7 @@ import io.spiffeidt.support.crypto.SignatureProvider;
 import io.spiffeidt.support.hop.HopParts;
 import io.spiffeidt.support.txntoken.TxnTokenHop;
 import io.spiffeidt.support.txntoken.TxnTokenProperties;
-import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.interfaces.ECPublicKey;
-import java.security.spec.ECGenParameterSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -33,26 +29,14 @@ public class TxnTokenAssertingConfiguration {
      */
     @Bean
     TxnTokenServiceKey txnTokenServiceKey(TxnTokenServiceProperties properties) {
+        KeyPair pair = PemKeyPair.p256(properties.keyPath(), "Txn-Token Service");
         if (properties.keyPath() != null) {
-            KeyPair pair = PemKeyPair.read(properties.keyPath(), "Txn-Token Service");
-            if (!(pair.getPublic() instanceof ECPublicKey ec)
-                    || ec.getParams().getCurve().getField().getFieldSize() != 256) {
-                throw new IllegalStateException(
-                        "the Txn-Token Service key in " + properties.keyPath() + " is not an EC P-256 key (ES256)");
-            }
             log.info("Txn-Token Service key from file");
-            return new TxnTokenServiceKey(pair.getPrivate(), pair.getPublic());
-        }
-        try {
-            KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
-            gen.initialize(new ECGenParameterSpec("secp256r1"));
-            KeyPair pair = gen.generateKeyPair();
+        } else {
             log.info("Txn-Token Service key generated at start-up (one replica only: set "
                     + "spiffeidt.txn-token.service.key-path to share one)");
-            return new TxnTokenServiceKey(pair.getPrivate(), pair.getPublic());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot create the Txn-Token Service key", e);
         }
+        return new TxnTokenServiceKey(pair.getPrivate(), pair.getPublic());
     }
 
     @Bean
