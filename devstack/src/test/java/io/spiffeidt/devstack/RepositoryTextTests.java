@@ -16,9 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the repository's code, scripts and configuration may not say: a ticket number (a comment says
- * what it refers to, not which issue asked for it), and a path to the folder beside a clone that CI
- * hands in ({@code .ci/run} alone reads it, through environment variables). Prose under {@code docs/}
- * and the READMEs is not checked.
+ * what it refers to, not which issue asked for it). Prose under {@code docs/} and the READMEs is not
+ * checked.
  */
 class RepositoryTextTests {
 
@@ -32,19 +31,15 @@ class RepositoryTextTests {
 
     static final Pattern TICKET = Pattern.compile("(?i)\\bissues? \\d+");
 
-    static final Pattern BESIDE = Pattern.compile("\\.\\./shared\\b");
-
     @Test
-    void patternsFindWhatTheyLookFor() {
+    void patternFindsATicketNumberOnly() {
         assertThat(TICKET.matcher("the memo (" + "issue" + " 13) skips").find()).isTrue();
         assertThat(TICKET.matcher("Issue" + " 28's goal").find()).isTrue();
         assertThat(TICKET.matcher("the issuer 28").find()).isFalse();
-        assertThat(BESIDE.matcher("SPIRE_BIN=../" + "shared/spire").find()).isTrue();
-        assertThat(BESIDE.matcher("../sharedfolder").find()).isFalse();
     }
 
     @Test
-    void noCodeOrScriptNamesATicketOrTheFolderBesideTheClone() throws IOException {
+    void noCodeOrScriptNamesATicket() throws IOException {
         assertThat(ROOT.resolve("devstack")).isDirectory();
         List<String> found = new ArrayList<>();
         int read = 0;
@@ -59,7 +54,7 @@ class RepositoryTextTests {
                 }
                 for (int i = 0; i < lines.size(); i++) {
                     String line = lines.get(i);
-                    if (TICKET.matcher(line).find() || BESIDE.matcher(line).find()) {
+                    if (TICKET.matcher(line).find()) {
                         found.add(ROOT.relativize(file) + ":" + (i + 1) + ": " + line.strip());
                     }
                 }
