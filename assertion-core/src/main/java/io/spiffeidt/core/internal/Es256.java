@@ -5,6 +5,7 @@ import com.nimbusds.jose.crypto.impl.ECDSA;
 import io.spiffeidt.core.AssertionException;
 import io.spiffeidt.core.ErrorCode;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.Key;
@@ -42,6 +43,25 @@ public final class Es256 {
     /** Whether {@code key} is an EC key on P-256 ({@link P256#isP256(Key)}). */
     public static boolean isP256(Key key) {
         return P256.isP256(key);
+    }
+
+    /**
+     * {@code privateKey} as {@code provider}'s signing key, after checking that both keys are P-256 and a
+     * pair (one signature made and verified).
+     *
+     * @param whose whose key it is, for the message ("Txn-Token Service", "WIT issuer")
+     * @throws IllegalArgumentException when a key is not P-256 or the two are not a pair
+     */
+    public static PrivateKey signingPair(PrivateKey privateKey, PublicKey publicKey, Provider provider, String whose) {
+        if (!isP256(publicKey) || !isP256(privateKey)) {
+            throw new IllegalArgumentException("the " + whose + " key must be EC P-256");
+        }
+        PrivateKey signing = ProviderKeys.forSigning(privateKey, provider);
+        byte[] probe = "key-pair-check".getBytes(StandardCharsets.US_ASCII);
+        if (!verify(publicKey, probe, 0, probe.length, sign(signing, probe, provider), provider, -1)) {
+            throw new IllegalArgumentException("the " + whose + " private and public keys are not a pair");
+        }
+        return signing;
     }
 
     /** Fails with {@link ErrorCode#UNSUPPORTED} unless {@code key} is an EC P-256 key. */

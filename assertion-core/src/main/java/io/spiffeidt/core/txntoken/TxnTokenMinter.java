@@ -7,7 +7,6 @@ import io.spiffeidt.core.SpiffeId;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.Json;
-import io.spiffeidt.core.internal.ProviderKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;
@@ -64,16 +63,8 @@ public final class TxnTokenMinter {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.random = Objects.requireNonNull(random, "random");
-        if (!Es256.isP256(publicKey) || !Es256.isP256(privateKey)) {
-            throw new IllegalArgumentException("the Txn-Token Service key must be EC P-256");
-        }
-        this.privateKey = ProviderKeys.forSigning(privateKey, provider);
+        this.privateKey = Es256.signingPair(privateKey, publicKey, provider, "Txn-Token Service");
         this.keyId = TxnTokenKeys.thumbprint(publicKey);
-        byte[] probe = "txn-token-key-pair-check".getBytes(StandardCharsets.US_ASCII);
-        byte[] sig = Es256.sign(this.privateKey, probe, provider);
-        if (!Es256.verify(publicKey, probe, 0, probe.length, sig, provider, -1)) {
-            throw new IllegalArgumentException("the Txn-Token Service private and public keys are not a pair");
-        }
     }
 
     /** The {@code kid} this minter writes: the RFC 7638 thumbprint of its key. */

@@ -5,7 +5,6 @@ import io.spiffeidt.core.ErrorCode;
 import io.spiffeidt.core.internal.Codec;
 import io.spiffeidt.core.internal.Es256;
 import io.spiffeidt.core.internal.Json;
-import io.spiffeidt.core.internal.ProviderKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.Provider;
@@ -47,7 +46,7 @@ abstract class Es256JwtSigner {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.random = Objects.requireNonNull(random, "random");
-        this.privateKey = requirePair(privateKey, publicKey, provider, whose);
+        this.privateKey = Es256.signingPair(privateKey, publicKey, provider, whose);
     }
 
     /** A new {@code jti}: 128 random bits, base64url. */
@@ -72,19 +71,5 @@ abstract class Es256JwtSigner {
                     ErrorCode.LIMIT_EXCEEDED, what + " of " + token.length() + " characters over the limit");
         }
         return token;
-    }
-
-    /** {@code privateKey} as the provider's key object, after checking both keys are P-256 and a pair. */
-    private static PrivateKey requirePair(PrivateKey privateKey, PublicKey publicKey, Provider provider, String whose) {
-        if (!Es256.isP256(publicKey) || !Es256.isP256(privateKey)) {
-            throw new IllegalArgumentException("the " + whose + " key must be EC P-256");
-        }
-        PrivateKey signing = ProviderKeys.forSigning(privateKey, provider);
-        byte[] probe = "wimse-key-pair-check".getBytes(StandardCharsets.US_ASCII);
-        byte[] sig = Es256.sign(signing, probe, provider);
-        if (!Es256.verify(publicKey, probe, 0, probe.length, sig, provider, -1)) {
-            throw new IllegalArgumentException("the " + whose + " private and public keys are not a pair");
-        }
-        return signing;
     }
 }
